@@ -1,0 +1,217 @@
+"""A game: hands in sequence, dealer rotation, running scores, the end.
+
+A game is its ordered list of events (actions in text notation); the state
+is a pure function of them, so undo is "replay all but the last"::
+
+    g = Game(Rules("classic"), ["Ann", "Bob", "Cy", "Di"], dealer=0)
+    for e in ["up H", "pass", "order", "tricks 3"]:
+        g.apply(e)
+    g.scores        # [0, 1, 0, 1]: seat 1 ordered, its side made it
+    g.undo()        # back to before "tricks 3"
+
+Scores are kept per seat; in partnership variants both partners always hold
+their side's score.
+"""
+
+try:
+    from array import array
+except ImportError:  # pragma: no cover - every MicroPython port has array
+    array = None
+
+from euchre import actions as A
+from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL, deal_action
+from euchre.scoring import game_result
+
+SEAT_LETTERS = "ABCDE"
+
+
+class Game:
+    """Event-sourced game state.
+
+    :param rules: a ``Rules``.
+    :param players: names by seat (default: seat letters A, B, ...).
+    :param dealer: seat of the first dealer.
+    :param cards: card mode (deals real cards) instead of table mode.
+    """
+
+    def __init__(self, rules, players=None, dealer=0, cards=False):
+        n = rules.num_players
+        if players is None:
+            players = [SEAT_LETTERS[i] for i in range(n)]
+        if len(players) != n:
+            raise ValueError("%s needs %d players, got %d" % (rules.title, n, len(players)))
+        if not 0 <= dealer < n:
+            raise ValueError("first dealer must be a seat from 0 to %d" % (n - 1))
+        self.rules = rules
+        self.players = list(players)
+        self.first_dealer = dealer
+        self.cards = cards
+        self._reset()
+
+    def _reset(self):
+        n = self.rules.num_players
+        self.scores = [0] * n
+        self.dealer = self.first_dealer
+        self.hand_no = 1        # number of the hand being played (1-based)
+        self.hands_scored = 0
+        self.result = None      # (winners, kind) once over
+        self.last_hand = None   # the previous finished Hand
+        self.before = self.scores[:]  # scores at the start of the last hand
+        self._ids = array("H") if array else []
+        self._deals = []        # dealt cards of card-mode hands, in order
+        self._hand_start = 0    # index in _ids of the current hand's first event
+        self.hand = Hand(self.rules, self.dealer, self.cards)
+
+    # ----- the state API (delegates to the current hand) -----------------
+
+    def current_player(self):
+        """Seat to act, or CHANCE / TABLE / TERMINAL (see euchre.hand)."""
+        return TERMINAL if self.result else self.hand.current_player()
+
+    def legal_actions(self):
+        """Legal events now, in text notation."""
+        return [] if self.result else self.hand.legal_actions()
+
+    def is_terminal(self):
+        """True once the game is over."""
+        return self.result is not None
+
+    def returns(self):
+        """Scores per seat."""
+        return list(self.scores)
+
+    def apply(self, text):
+        """Apply one event in text notation.
+
+        :raises IllegalAction: naming the rule; nothing changes.
+        """
+        if self.result:
+            raise IllegalAction("the game is over")
+        h = self.hand
+        if text[:5] == "deal ":
+            a = A.DEAL
+        else:
+            try:
+                a = A.parse_action(text)[0]
+            except ValueError as e:
+                raise IllegalAction(str(e))
+        if a == A.DEAL:
+            h.apply_action(text)
+            self._deals.append(h.dealt)
+        else:
+            h.apply_id(a)
+        self._ids.append(a)
+        if h.phase == 15:  # P_DONE
+            self._finish_hand(h)
+
+    apply_action = apply
+
+    def apply_id(self, a):
+        """Apply an action id (fast path for simulation)."""
+        self.hand.apply_id(a)
+        self._ids.append(a)
+        if self.hand.phase == 15:
+            self._finish_hand(self.hand)
+
+    def deal(self, cards):
+        """Card mode: deal ``cards`` (see ``Hand.deal``)."""
+        self.hand.deal(cards)
+        self._deals.append(self.hand.dealt)
+        self._ids.append(A.DEAL)
+
+    def _finish_hand(self, h):
+        before = self.scores[:]
+        if h.result == SCORED:
+            for p in range(len(h.points)):
+                self.scores[p] += h.points[p]
+            self.hands_scored += 1
+            self.result = game_result(self.rules, self.scores, before)
+        self.last_hand = h
+        self.before = before
+        if h.result != REDEAL:
+            self.dealer = (self.dealer + 1) % self.rules.num_players
+        self.hand_no += 1
+        self._hand_start = len(self._ids)
+        if self.result is None:
+            self.hand = Hand(self.rules, self.dealer, self.cards)
+
+    # ----- events, undo, replay -------------------------------------------
+
+    def events(self):
+        """The events so far, in text notation."""
+        out = []
+        d = 0
+        for a in self._ids:
+            if a == A.DEAL:
+                out.append(deal_action(self.rules, self._deals[d]))
+                d += 1
+            else:
+                out.append(A.action_name(a))
+        return out
+
+    def event_count(self):
+        """Number of events so far."""
+        return len(self._ids)
+
+    def undo(self):
+        """Take back the last event (replays the rest).
+
+        :raises IllegalAction: at the start of the game.
+        """
+        if not self._ids:
+            raise IllegalAction("nothing to undo: this is the start of the game")
+        ids = list(self._ids)[:-1]
+        deals = self._deals
+        if self._ids[-1] == A.DEAL:
+            deals = deals[:-1]
+        self._reset()
+        d = 0
+        for a in ids:
+            if a == A.DEAL:
+                self.deal(deals[d])
+                d += 1
+            else:
+                self.apply_id(a)
+
+    def header(self):
+        """The game's header (first line of its log)."""
+        h = self.rules.to_dict()
+        h["players"] = list(self.players)
+        h["dealer"] = self.first_dealer
+        h["mode"] = "cards" if self.cards else "table"
+        return h
+
+    def standings(self):
+        """``[(label, score), ...]``: per side in partnerships, else per seat."""
+        if self.rules.teams:
+            p = self.players
+            return [(p[0] + " & " + p[2], self.scores[0]), (p[1] + " & " + p[3], self.scores[1])]
+        return [(self.players[i], self.scores[i]) for i in range(len(self.players))]
+
+    def winner_names(self):
+        """Names of the winners (empty while the game goes on)."""
+        return [self.players[p] for p in self.result[0]] if self.result else []
+
+    def fingerprint(self):
+        """A value that is equal for equal states (for tests)."""
+        h = self.hand
+        return (tuple(self.scores), self.dealer, self.hand_no, self.result,
+                None if self.result else (h.phase, h.current_player(), tuple(h.legal_ids()),
+                                          h.trump, h.maker, bytes(h.tricks)),
+                tuple(self._ids))
+
+    def __repr__(self):
+        return "<Game %s hand %d scores %r>" % (self.rules.name, self.hand_no, self.scores)
+
+
+def game_from_header(header):
+    """A new game from a log header (see ``Game.header``).
+
+    :raises ValueError: if the header is not a valid game header.
+    """
+    from euchre.rules import rules_from_dict
+    try:
+        rules = rules_from_dict(header)
+        return Game(rules, header["players"], header["dealer"], header.get("mode") == "cards")
+    except (KeyError, TypeError) as e:
+        raise ValueError("bad game header: missing or malformed %s" % e)
