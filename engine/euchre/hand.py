@@ -50,6 +50,34 @@ class IllegalAction(ValueError):
 class Hand:
     """State of one hand. See the module docstring."""
 
+    # Fields most hands never change live on the class (cheap to create).
+    upcard = -1         # card id (card mode, or a two/joker up)
+    up_suit = NO_SUIT   # suit the bidding is about
+    turned_down = NO_SUIT
+    trump = NO_SUIT
+    maker = -1
+    alone = 0           # 1 alone, 2 alone with partner's best
+    partner = -1        # calling variants: seat, NOBODY, or -1 unknown yet
+    partner_card = -1
+    lone_defender = -1
+    picked_up = False
+    turned = False      # Five-Handed: the dealer turned a card
+    farmer = -1
+    twos = -1
+    renege = -1
+    declarer = -1       # seat that threw in / claimed / declared a redeal
+    tricks_played = 0
+    bids = 0            # bids made in the current round
+    leader = -1
+    hands = None        # card mode: each seat's cards
+    kitty = None        # card mode: the kitty, upcard first
+    dealt = None        # card mode: the deal as dealt
+    result = -1         # SCORED, THROWN_IN or REDEAL once over
+    points = None
+    reason = ""
+    events = 0          # accepted actions
+    _legal = None
+
     def __init__(self, rules, dealer=0, cards=False):
         self.rules = r = rules
         self.n = n = r.num_players
@@ -57,43 +85,16 @@ class Hand:
         self.cards = cards
         self.phase = P_DEAL if cards else P_UP
         self.turn = dealer
-        self.upcard = -1        # card id (card mode, or a two/joker up)
-        self.up_suit = NO_SUIT  # suit the bidding is about
-        self.turned_down = NO_SUIT
-        self.trump = NO_SUIT
-        self.maker = -1
-        self.alone = 0          # 1 alone, 2 alone with partner's best
-        self.partner = -1       # calling variants: seat, _NOBODY or -1 unknown
-        self.partner_card = -1
-        self.lone_defender = -1
-        self.picked_up = False
-        self.turned = False     # Five-Handed: the dealer turned a card
-        self.farmer = -1
-        self.twos = -1
-        self.renege = -1
-        self.declarer = -1      # seat of a throw-in / redeal declaration
         self.out = bytearray(n)
         self.tricks = bytearray(n)
-        self.tricks_played = 0
-        self.bids = 0           # bids made in the current round
-        self.leader = -1
         self.trick = []         # cards of the trick in progress
         self.trick_seats = []
         self.played = bytearray()       # every card played, in order
         self.played_by = bytearray()
-        self.hands = None
-        self.kitty = None
-        self.dealt = None
         self._active = n
-        self.result = -1
-        self.points = None
-        self.reason = ""
-        self.events = 0         # accepted actions
-        self._steps = []
-        self._legal = None
         self._eff = r.eff[4]
         self._pow = r.power[4]
-        self._bidders = _bid_order(dealer, n, -1)
+        self._bidders = r.bid_orders[dealer]
 
     # ----- the state API -------------------------------------------------
 
@@ -147,12 +148,21 @@ class Hand:
             self.apply_id(a)
 
     def apply_id(self, a):
-        """Apply a legal action id; like ``apply_action``."""
+        """Apply an action id; like ``apply_action``."""
         if a not in self.legal_ids():
             raise IllegalAction(self._why(a))
         self._legal = None
         self.events += 1
         _APPLY[a & 31](self, (a >> 5) & 63, a >> 11)
+
+    def apply_legal(self, i):
+        """Apply ``legal_ids()[i]`` (for bots and simulations: no re-check).
+        Returns the action id applied."""
+        a = self.legal_ids()[i]
+        self._legal = None
+        self.events += 1
+        _APPLY[a & 31](self, (a >> 5) & 63, a >> 11)
+        return a
 
     def deal(self, cards):
         """Chance: deal ``cards`` (every seat's hand in seat order, then the
@@ -164,12 +174,14 @@ class Hand:
         r = self.rules
         if self.phase != P_DEAL:
             raise IllegalAction("no deal now: " + ("this hand is in table mode" if not self.cards else "the cards are dealt"))
-        if sorted(cards) != list(r.deck):
+        dealt = bytes(cards)
+        if len(dealt) != len(r.deck) or bytes(sorted(dealt)) != r.deck:
             raise IllegalAction("a deal must hold each card of the %d-card deck once" % len(r.deck))
         k = r.hand_size
-        self.hands = [list(cards[i * k:(i + 1) * k]) for i in range(self.n)]
-        self.kitty = list(cards[self.n * k:])
-        self.dealt = bytes(cards)
+        cl = list(dealt)
+        self.hands = [cl[i:i + k] for i in range(0, self.n * k, k)]
+        self.kitty = cl[self.n * k:]
+        self.dealt = dealt
         self._legal = None
         self.events += 1
         self._set_upcard(self.kitty[0])
@@ -235,7 +247,10 @@ class Hand:
     def _open_round(self, phase):
         self.phase = phase
         self.bids = 0
-        self._bidders = _bid_order(self.dealer, self.n, self.farmer if self.rules.farmers_no_call else -1)
+        if self.farmer >= 0 and self.rules.farmers_no_call:
+            self._bidders = _bid_order(self.dealer, self.n, self.farmer)
+        else:
+            self._bidders = self.rules.bid_orders[self.dealer]
         if not self._bidders:
             self._void(THROWN_IN, "nobody may bid")
             return
@@ -640,7 +655,10 @@ def _do_play(h, card, flag):
     trick.append(card)
     h.trick_seats.append(seat)
     if len(trick) < h._active:
-        h.turn = h._next_active(seat)
+        seat = (seat + 1) % h.n
+        while h.out[seat]:
+            seat = (seat + 1) % h.n
+        h.turn = seat
         return
     eff, pw, trump = h._eff, h._pow, h.trump
     best = 0

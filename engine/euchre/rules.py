@@ -173,6 +173,9 @@ class Rules:
             self.end = "alternate"
         self._build_deck(v)
         self._build_tables()
+        n = self.num_players
+        # Bidding order for each dealer: left of the dealer round to the dealer.
+        self.bid_orders = tuple([tuple([(d + 1 + i) % n for i in range(n)]) for d in range(n)])
 
     def _build_deck(self, v):
         cards = []
