@@ -1,20 +1,19 @@
-"""Cards as small ints, and their text notation.
-
-A card is an int: ``suit * 13 + rank`` for the 52 suited cards, where suits
-are ``CDHS`` (0..3) and ranks ``23456789TJQKA`` (0..12); the two jokers are
-52 (``HJ``, the high or "marked" joker, also the British "Benny") and 53
-(``LJ``, the low joker). One numbering covers every variant's deck, from
-Classic's 24 cards to Ultimate's 54, so a deal is a ``bytearray`` of seats
-indexed by card.
-
-Notation: rank then suit, ``JH`` (jack of hearts), ``TS`` (ten of spades,
-``10S`` is accepted on input), ``2S``; jokers ``HJ`` and ``LJ``.
-
->>> parse_card("JH"), card_name(35)
-(35, 'JH')
->>> card_names(parse_cards("9H TH HJ"))
-'9H TH HJ'
-"""
+# Cards as small ints, and their text notation.
+#
+# A card is an int: ``suit * 13 + rank`` for the 52 suited cards, where suits
+# are ``CDHS`` (0..3) and ranks ``23456789TJQKA`` (0..12); the two jokers are
+# 52 (``HJ``, the high or "marked" joker, also the British "Benny") and 53
+# (``LJ``, the low joker). One numbering covers every variant's deck, from
+# Classic's 24 cards to Ultimate's 54, so a deal is a ``bytearray`` of seats
+# indexed by card.
+#
+# Notation: rank then suit, ``JH`` (jack of hearts), ``TS`` (ten of spades,
+# ``10S`` is accepted on input), ``2S``; jokers ``HJ`` and ``LJ``.
+#
+# >>> parse_card("JH"), card_name(35)
+# (35, 'JH')
+# >>> card_names(parse_cards("9H TH HJ"))
+# '9H TH HJ'
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -28,67 +27,64 @@ NUM_CARDS = 54
 # Rank indices used by the rules.
 R2, R3, R8, R9, R10, RJ, RQ, RK, RA = 0, 1, 6, 7, 8, 9, 10, 11, 12
 
-_NAMES = tuple([r + s for s in SUITS for r in RANKS] + ["HJ", "LJ"])
-_BY_NAME = {}
-for _c in range(NUM_CARDS):
-    _BY_NAME[_NAMES[_c]] = _c
-del _c
+_JOKERS = ("HJ", "LJ")
 
 
 def card_name(card):
-    """Return the notation of a card id, e.g. ``35 -> "JH"``."""
-    return _NAMES[card]
+    # Return the notation of a card id, e.g. ``35 -> "JH"``.
+    if card >= HIGH_JOKER:
+        return _JOKERS[card - HIGH_JOKER]
+    return RANKS[card % 13] + SUITS[card // 13]
 
 
 def parse_card(text):
-    """Parse ``"JH"``/``"10h"``/``"HJ"`` to a card id.
-
-    :raises ValueError: if the text is not a card.
-    """
+    # Parse ``"JH"``/``"10h"``/``"HJ"`` to a card id.
+    #
+    # :raises ValueError: if the text is not a card.
     t = text.strip().upper()
-    if t.startswith("10"):
+    if t[:2] == "10":
         t = "T" + t[2:]
-    c = _BY_NAME.get(t)
-    if c is None:
-        raise ValueError("not a card: %r (write rank then suit, e.g. JH, TS, 2S, or HJ/LJ)" % text)
-    return c
+    if t in _JOKERS:
+        return HIGH_JOKER + _JOKERS.index(t)
+    if len(t) == 2 and t[0] in RANKS and t[1] in SUITS:
+        return SUITS.index(t[1]) * 13 + RANKS.index(t[0])
+    raise ValueError("not a card: %r (write rank then suit, e.g. JH, TS, 2S, or HJ/LJ)" % text)
 
 
 def parse_cards(text):
-    """Parse space- or slash-separated cards, ``"9H TH/JD"`` -> list of ids."""
+    # Parse space- or slash-separated cards, ``"9H TH/JD"`` -> list of ids.
     return [parse_card(t) for t in text.replace("/", " ").split()]
 
 
 def card_names(cards):
-    """Cards as space-separated notation."""
-    return " ".join([_NAMES[c] for c in cards])
+    # Cards as space-separated notation.
+    return " ".join([card_name(c) for c in cards])
 
 
 def suit_of(card):
-    """Natural suit 0..3, or NO_SUIT for a joker (ignores trump)."""
+    # Natural suit 0..3, or NO_SUIT for a joker (ignores trump).
     return card // 13 if card < HIGH_JOKER else NO_SUIT
 
 
 def rank_of(card):
-    """Rank index 0..12 (2..A), or -1 for a joker."""
+    # Rank index 0..12 (2..A), or -1 for a joker.
     return card % 13 if card < HIGH_JOKER else -1
 
 
 def make_card(rank, suit):
-    """Card id from rank index and suit index."""
+    # Card id from rank index and suit index.
     return suit * 13 + rank
 
 
 def same_colour(suit):
-    """The other suit of the same colour (clubs<->spades, diamonds<->hearts)."""
+    # The other suit of the same colour (clubs<->spades, diamonds<->hearts).
     return 3 - suit
 
 
 def parse_suit(text):
-    """``"H"``/``"hearts"`` -> 2.
-
-    :raises ValueError: if the text is not a suit.
-    """
+    # ``"H"``/``"hearts"`` -> 2.
+    #
+    # :raises ValueError: if the text is not a suit.
     t = text.strip().upper()
     if len(t) == 1 and t in SUITS:
         return SUITS.index(t)
@@ -99,5 +95,5 @@ def parse_suit(text):
 
 
 def suit_name(suit):
-    """Letter of a suit index."""
+    # Letter of a suit index.
     return SUITS[suit]

@@ -1,17 +1,16 @@
-"""A game: hands in sequence, dealer rotation, running scores, the end.
-
-A game is its ordered list of events (actions in text notation); the state
-is a pure function of them, so undo is "replay all but the last"::
-
-    g = Game(Rules("classic"), ["Ann", "Bob", "Cy", "Di"], dealer=0)
-    for e in ["up H", "pass", "order", "tricks 3"]:
-        g.apply(e)
-    g.scores        # [0, 1, 0, 1]: seat 1 ordered, its side made it
-    g.undo()        # back to before "tricks 3"
-
-Scores are kept per seat; in partnership variants both partners always hold
-their side's score.
-"""
+# A game: hands in sequence, dealer rotation, running scores, the end.
+#
+# A game is its ordered list of events (actions in text notation); the state
+# is a pure function of them, so undo is "replay all but the last"::
+#
+#     g = Game(Rules("classic"), ["Ann", "Bob", "Cy", "Di"], dealer=0)
+#     for e in ["up H", "pass", "order", "tricks 3"]:
+#         g.apply(e)
+#     g.scores        # [0, 1, 0, 1]: seat 1 ordered, its side made it
+#     g.undo()        # back to before "tricks 3"
+#
+# Scores are kept per seat; in partnership variants both partners always hold
+# their side's score.
 
 try:
     from array import array
@@ -19,20 +18,19 @@ except ImportError:  # pragma: no cover - every MicroPython port has array
     array = None
 
 from euchre import actions as A
-from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL, deal_action
+from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL
 from euchre.scoring import game_result
 
 SEAT_LETTERS = "ABCDE"
 
 
 class Game:
-    """Event-sourced game state.
-
-    :param rules: a ``Rules``.
-    :param players: names by seat (default: seat letters A, B, ...).
-    :param dealer: seat of the first dealer.
-    :param cards: card mode (deals real cards) instead of table mode.
-    """
+    # Event-sourced game state.
+    #
+    # :param rules: a ``Rules``.
+    # :param players: names by seat (default: seat letters A, B, ...).
+    # :param dealer: seat of the first dealer.
+    # :param cards: card mode (deals real cards) instead of table mode.
 
     def __init__(self, rules, players=None, dealer=0, cards=False):
         n = rules.num_players
@@ -65,26 +63,25 @@ class Game:
     # ----- the state API (delegates to the current hand) -----------------
 
     def current_player(self):
-        """Seat to act, or CHANCE / TABLE / TERMINAL (see euchre.hand)."""
+        # Seat to act, or CHANCE / TABLE / TERMINAL (see euchre.hand).
         return TERMINAL if self.result else self.hand.current_player()
 
     def legal_actions(self):
-        """Legal events now, in text notation."""
+        # Legal events now, in text notation.
         return [] if self.result else self.hand.legal_actions()
 
     def is_terminal(self):
-        """True once the game is over."""
+        # True once the game is over.
         return self.result is not None
 
     def returns(self):
-        """Scores per seat."""
+        # Scores per seat.
         return list(self.scores)
 
     def apply(self, text):
-        """Apply one event in text notation.
-
-        :raises IllegalAction: naming the rule; nothing changes.
-        """
+        # Apply one event in text notation.
+        #
+        # :raises IllegalAction: naming the rule; nothing changes.
         if self.result:
             raise IllegalAction("the game is over")
         h = self.hand
@@ -107,14 +104,14 @@ class Game:
     apply_action = apply
 
     def apply_id(self, a):
-        """Apply an action id (fast path for simulation)."""
+        # Apply an action id (fast path for simulation).
         self.hand.apply_id(a)
         self._ids.append(a)
         if self.hand.phase == 15:
             self._finish_hand(self.hand)
 
     def deal(self, cards):
-        """Card mode: deal ``cards`` (see ``Hand.deal``)."""
+        # Card mode: deal ``cards`` (see ``Hand.deal``).
         self.hand.deal(cards)
         self._deals.append(self.hand.dealt)
         self._ids.append(A.DEAL)
@@ -138,11 +135,12 @@ class Game:
     # ----- events, undo, replay -------------------------------------------
 
     def events(self):
-        """The events so far, in text notation."""
+        # The events so far, in text notation.
         out = []
         d = 0
         for a in self._ids:
             if a == A.DEAL:
+                from euchre.cardmode import deal_action
                 out.append(deal_action(self.rules, self._deals[d]))
                 d += 1
             else:
@@ -150,14 +148,13 @@ class Game:
         return out
 
     def event_count(self):
-        """Number of events so far."""
+        # Number of events so far.
         return len(self._ids)
 
     def undo(self):
-        """Take back the last event (replays the rest).
-
-        :raises IllegalAction: at the start of the game.
-        """
+        # Take back the last event (replays the rest).
+        #
+        # :raises IllegalAction: at the start of the game.
         if not self._ids:
             raise IllegalAction("nothing to undo: this is the start of the game")
         ids = list(self._ids)[:-1]
@@ -174,7 +171,7 @@ class Game:
                 self.apply_id(a)
 
     def header(self):
-        """The game's header (first line of its log)."""
+        # The game's header (first line of its log).
         h = self.rules.to_dict()
         h["players"] = list(self.players)
         h["dealer"] = self.first_dealer
@@ -182,18 +179,18 @@ class Game:
         return h
 
     def standings(self):
-        """``[(label, score), ...]``: per side in partnerships, else per seat."""
+        # ``[(label, score), ...]``: per side in partnerships, else per seat.
         if self.rules.teams:
             p = self.players
             return [(p[0] + " & " + p[2], self.scores[0]), (p[1] + " & " + p[3], self.scores[1])]
         return [(self.players[i], self.scores[i]) for i in range(len(self.players))]
 
     def winner_names(self):
-        """Names of the winners (empty while the game goes on)."""
+        # Names of the winners (empty while the game goes on).
         return [self.players[p] for p in self.result[0]] if self.result else []
 
     def fingerprint(self):
-        """A value that is equal for equal states (for tests)."""
+        # A value that is equal for equal states (for tests).
         h = self.hand
         return (tuple(self.scores), self.dealer, self.hand_no, self.result,
                 None if self.result else (h.phase, h.current_player(), tuple(h.legal_ids()),
@@ -205,10 +202,9 @@ class Game:
 
 
 def game_from_header(header):
-    """A new game from a log header (see ``Game.header``).
-
-    :raises ValueError: if the header is not a valid game header.
-    """
+    # A new game from a log header (see ``Game.header``).
+    #
+    # :raises ValueError: if the header is not a valid game header.
     from euchre.rules import rules_from_dict
     try:
         rules = rules_from_dict(header)

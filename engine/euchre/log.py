@@ -1,15 +1,14 @@
-"""Game logs as JSON lines, each line carrying a CRC32 of its payload.
-
-Every line is a two-element JSON array ``[PAYLOAD,"crc32"]``: ``crc32`` is
-eight lower-case hex digits of the CRC-32 (zlib/binascii) of the exact
-PAYLOAD text as it stands in the line. Line 1's payload is the header
-object (``Game.header()``); each further payload is one event in text
-notation, or ``"undo"`` (take back the previous event: an append-only file
-can undo without rewriting). See engine/README.md for the full format.
-
-A torn or corrupt *last* line (power cut mid-write) is dropped and reported;
-a corrupt earlier line is a ``LogError`` naming the line.
-"""
+# Game logs as JSON lines, each line carrying a CRC32 of its payload.
+#
+# Every line is a two-element JSON array ``[PAYLOAD,"crc32"]``: ``crc32`` is
+# eight lower-case hex digits of the CRC-32 (zlib/binascii) of the exact
+# PAYLOAD text as it stands in the line. Line 1's payload is the header
+# object (``Game.header()``); each further payload is one event in text
+# notation, or ``"undo"`` (take back the previous event: an append-only file
+# can undo without rewriting). See engine/README.md for the full format.
+#
+# A torn or corrupt *last* line (power cut mid-write) is dropped and reported;
+# a corrupt earlier line is a ``LogError`` naming the line.
 
 import json
 
@@ -25,11 +24,12 @@ UNDO = "undo"
 
 
 class LogError(ValueError):
-    """A log that cannot be read; the message names the line."""
+    # A log that cannot be read; the message names the line.
+    pass
 
 
 def crc32(data):
-    """CRC-32 of bytes (binascii when the port has it, else bitwise)."""
+    # CRC-32 of bytes (binascii when the port has it, else bitwise).
     if _crc32 is not None:
         return _crc32(data) & 0xFFFFFFFF
     c = 0xFFFFFFFF
@@ -41,16 +41,15 @@ def crc32(data):
 
 
 def encode_line(payload):
-    """One log line (with the trailing newline) for a JSON-able payload."""
+    # One log line (with the trailing newline) for a JSON-able payload.
     text = json.dumps(payload)
     return '[%s,"%08x"]\n' % (text, crc32(text.encode()))
 
 
 def decode_line(line, lineno=0):
-    """Payload of one line (with or without its newline).
-
-    :raises LogError: torn line, bad CRC or bad JSON; names ``lineno``.
-    """
+    # Payload of one line (with or without its newline).
+    #
+    # :raises LogError: torn line, bad CRC or bad JSON; names ``lineno``.
     if line.endswith("\n"):
         line = line[:-1]
     if line.endswith("\r"):
@@ -71,14 +70,14 @@ def decode_line(line, lineno=0):
 
 
 def header_payload(game):
-    """The header object written as line 1."""
+    # The header object written as line 1.
     h = {"format": FORMAT}
     h.update(game.header())
     return h
 
 
 def dumps(game, extra=None):
-    """The whole log of a game as text (header plus one line per event)."""
+    # The whole log of a game as text (header plus one line per event).
     h = header_payload(game)
     if extra:
         h.update(extra)
@@ -89,14 +88,13 @@ def dumps(game, extra=None):
 
 
 def read_lines(lines):
-    """Decode an iterable of lines into ``(header, events, dropped)``.
-
-    ``events`` has ``undo`` lines applied and holds ``(lineno, event)``;
-    ``dropped`` is ``None`` or the message for a torn/corrupt last line that
-    was dropped.
-
-    :raises LogError: empty log, bad header, or a corrupt line before the last.
-    """
+    # Decode an iterable of lines into ``(header, events, dropped)``.
+    #
+    # ``events`` has ``undo`` lines applied and holds ``(lineno, event)``;
+    # ``dropped`` is ``None`` or the message for a torn/corrupt last line that
+    # was dropped.
+    #
+    # :raises LogError: empty log, bad header, or a corrupt line before the last.
     header = None
     events = []
     dropped = None
@@ -132,16 +130,15 @@ def read_lines(lines):
 
 
 def loads(text):
-    """Replay a log's text into a Game; returns ``(game, dropped)``.
-
-    :raises LogError: unreadable log, or an event the rules refuse (named
-        with its line number).
-    """
+    # Replay a log's text into a Game; returns ``(game, dropped)``.
+    #
+    # :raises LogError: unreadable log, or an event the rules refuse (named
+    #     with its line number).
     return replay_lines(_split_lines(text))
 
 
 def replay_lines(lines):
-    """Like ``loads`` over an iterable of lines (e.g. an open file)."""
+    # Like ``loads`` over an iterable of lines (e.g. an open file).
     header, events, dropped = read_lines(lines)
     try:
         game = game_from_header(header)

@@ -1,18 +1,17 @@
-"""Variants as validated data.
-
-``VARIANTS`` holds the four variants of ``RULES.md`` as plain dicts; a
-``Rules`` object is one variant plus the players' option choices, checked in
-the constructor and turned into lookup tables (deck, trump order) once. Option
-names follow the Euchre Game Notation where it has one (``std``,
-``winning_score``, ``canadian``, ``loner_lead``, ``defend_alone``,
-``farmers``, ``partners_best``, ``joker``, ``num_players``, ``min_rank``).
-
->>> r = Rules("classic", std=True)
->>> r.kitty, r.std, len(r.deck)
-(4, True, 24)
->>> find_variant("5").name
-'five'
-"""
+# Variants as validated data.
+#
+# ``VARIANTS`` holds the four variants of ``RULES.md`` as plain dicts; a
+# ``Rules`` object is one variant plus the players' option choices, checked in
+# the constructor and turned into lookup tables (deck, trump order) once. Option
+# names follow the Euchre Game Notation where it has one (``std``,
+# ``winning_score``, ``canadian``, ``loner_lead``, ``defend_alone``,
+# ``farmers``, ``partners_best``, ``joker``, ``num_players``, ``min_rank``).
+#
+# >>> r = Rules("classic", std=True)
+# >>> r.kitty, r.std, len(r.deck)
+# (4, True, 24)
+# >>> find_variant("5").name
+# 'five'
 
 from euchre.cards import (HIGH_JOKER, LOW_JOKER, NO_SUIT, NUM_CARDS, RJ,
                           make_card, parse_card, rank_of, suit_of)
@@ -113,29 +112,27 @@ for _name in VARIANTS:
 
 
 def find_variant(name):
-    """Rules with default options for a variant name or alias.
-
-    :raises ValueError: for an unknown name.
-    """
+    # Rules with default options for a variant name or alias.
+    #
+    # :raises ValueError: for an unknown name.
     return Rules(name)
 
 
 def variant_names():
-    """The canonical variant names, in menu order."""
+    # The canonical variant names, in menu order.
     return ("classic", "five", "callpartner", "ultimate")
 
 
 class Rules:
-    """One variant with the players' option choices, validated.
-
-    ``Rules("five", alternate_ending=True)``; every option not given keeps its
-    default. ``options`` holds the full option dict (what the game log
-    records). Attributes: the variant's fields, every option, and derived
-    tables: ``deck`` (bytes of card ids), ``kitty``, ``tricks_to_make``,
-    ``permanent`` (permanent trumps, highest first).
-
-    :raises ValueError: unknown variant or option, or an invalid value.
-    """
+    # One variant with the players' option choices, validated.
+    #
+    # ``Rules("five", alternate_ending=True)``; every option not given keeps its
+    # default. ``options`` holds the full option dict (what the game log
+    # records). Attributes: the variant's fields, every option, and derived
+    # tables: ``deck`` (bytes of card ids), ``kitty``, ``tricks_to_make``,
+    # ``permanent`` (permanent trumps, highest first).
+    #
+    # :raises ValueError: unknown variant or option, or an invalid value.
 
     def __init__(self, variant="classic", options=None, **kw):
         key = _ALIASES.get(str(variant).lower())
@@ -234,8 +231,8 @@ class Rules:
         self.power = tuple(power)
 
     def trump_order(self, trump):
-        """Trumps highest first when ``trump`` is trump: permanent trumps,
-        right bower, left bower, then A K Q (10 ...) of the suit."""
+        # Trumps highest first when ``trump`` is trump: permanent trumps,
+        # right bower, left bower, then A K Q (10 ...) of the suit.
         order = list(self.permanent)
         right = make_card(RJ, trump)
         left = make_card(RJ, 3 - trump)
@@ -247,11 +244,11 @@ class Rules:
         return [c for c in order if self.in_deck[c]]
 
     def is_permanent(self, card):
-        """True for a card that is a trump whatever the trump suit."""
+        # True for a card that is a trump whatever the trump suit.
         return card in self.permanent
 
     def to_dict(self):
-        """``{"variant": name, "options": {...}}`` as recorded in a game log."""
+        # ``{"variant": name, "options": {...}}`` as recorded in a game log.
         return {"variant": self.name, "options": dict(self.options)}
 
     def __eq__(self, other):
@@ -275,7 +272,7 @@ def _check_value(name, value):
 
 
 def rules_from_dict(d):
-    """Inverse of ``Rules.to_dict``."""
+    # Inverse of ``Rules.to_dict``.
     return Rules(d["variant"], d.get("options") or {})
 
 

@@ -1,16 +1,15 @@
-"""Scoring a hand and ending a game, driven by each variant's score table.
-
-Two small scoring functions cover the four variants: ``team`` (Classic,
-Ultimate: one side scores) and ``called`` (Five-Handed, Call-Your-Partner:
-each member of a side scores, maybe only with a trick). A renege ends a hand
-and is scored by the variant's ``renege`` rule. Point values come from
-``rules.score``.
-"""
+# Scoring a hand and ending a game, driven by each variant's score table.
+#
+# Two small scoring functions cover the four variants: ``team`` (Classic,
+# Ultimate: one side scores) and ``called`` (Five-Handed, Call-Your-Partner:
+# each member of a side scores, maybe only with a trick). A renege ends a hand
+# and is scored by the variant's ``renege`` rule. Point values come from
+# ``rules.score``.
 
 
 def score_hand(h):
-    """Points per seat for a finished hand and the reason, e.g.
-    ``([2, 0, 2, 0], "march")``."""
+    # Points per seat for a finished hand and the reason, e.g.
+    # ``([2, 0, 2, 0], "march")``.
     if h.renege >= 0:
         return _renege(h)
     if h.rules.scoring == "team":
@@ -19,7 +18,7 @@ def score_hand(h):
 
 
 def _made(h, s):
-    """Points for makers who made it, and why."""
+    # Points for makers who made it, and why.
     t, n = h.maker_tricks(), h.rules.hand_size
     if t < n:
         return (s["alone_make"], "made alone") if h.alone else (s["make"], "made")
@@ -97,9 +96,9 @@ DRAW = "draw"
 
 
 def game_result(rules, scores, before):
-    """``None`` while the game goes on, else ``(winners, kind)``: the seats
-    that won (both partners in a partnership) and ``WIN``, ``SHARED`` or
-    ``DRAW``. ``before`` holds the scores at the start of the last hand."""
+    # ``None`` while the game goes on, else ``(winners, kind)``: the seats
+    # that won (both partners in a partnership) and ``WIN``, ``SHARED`` or
+    # ``DRAW``. ``before`` holds the scores at the start of the last hand.
     target = rules.winning_score
     end = rules.end
     top = max(scores)

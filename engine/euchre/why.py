@@ -1,0 +1,92 @@
+# Why an action is illegal: the messages that name each rule.
+#
+# Kept out of ``euchre.hand`` so the device, whose UI only ever offers legal
+# actions, never loads these strings.
+
+from euchre import actions as A
+from euchre.cards import NO_SUIT, SUIT_NAMES, card_name
+from euchre.hand import (CHANCE, TABLE, TERMINAL, P_DONE, P_PLAY, P_BID1,
+                         P_BID2, P_MAKER, P_DISCARD, P_GIVE, P_GIVEBACK,
+                         P_DECLARE, P_DEFEND)
+
+PHASE_NAMES = ("deal", "upcard", "declare", "name", "turn", "bid1", "bid2",
+               "defend", "maker", "discard", "give", "giveback", "throwin",
+               "play", "reveal", "done")
+_NOBODY = A.NOBODY
+
+
+def why(h, a):
+    # Message for action id ``a`` refused by hand ``h``, listing what is legal.
+    kind, arg, flag = a & 31, (a >> 5) & 63, a >> 11
+    p = h.phase
+    legal = h.legal_actions()
+    msg = _explain(h, p, kind, arg, flag)
+    if msg is None:
+        who = h.current_player()
+        whose = {CHANCE: "a chance event", TABLE: "a table input",
+                 TERMINAL: "nothing (the hand is over)"}.get(who, "seat %d" % who)
+        msg = "%s is not legal now (%s, waiting for %s)" % (A.action_name(a), PHASE_NAMES[p], whose)
+    if legal:
+        msg += "; legal: " + ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
+    return msg
+
+
+def _explain(h, p, kind, arg, flag):
+    r = h.rules
+    if p == P_DONE:
+        return "the hand is over"
+    if kind == A.PLAY and p == P_PLAY and h.cards:
+        seat = h.turn
+        if arg not in h.hands[seat]:
+            return "seat %d does not hold %s" % (seat, card_name(arg))
+        led = h._eff[h.trick[0]]
+        return "seat %d must follow %s" % (seat, SUIT_NAMES[led] if led < 4 else "the suit led")
+    if kind == A.PASS and p == P_BID2 and h.turn == h.dealer and r.std:
+        return "stick the dealer: seat %d (dealer) must name trump" % h.dealer
+    if kind == A.CALL and p == P_BID2 and arg == h.turned_down:
+        return "%s was turned down: it cannot be named in round 2" % SUIT_NAMES[arg]
+    if kind in (A.ORDER, A.CALL) and flag and not r.alone:
+        return "going alone is not allowed in %s" % r.title
+    if kind in (A.ORDER, A.CALL) and flag == 2 and not r.partners_best:
+        return "partner's best is not in play (option partners_best)"
+    if kind in (A.ORDER, A.CALL) and flag and not r.teams:
+        return "in %s the maker goes alone after trump is made (action alone)" % r.title
+    if kind == A.ORDER and p == P_BID1 and not flag and r.canadian and h.turn == (h.dealer + 2) % 4:
+        return "Canadian loner: the dealer's partner who orders up must go alone"
+    if kind == A.ORDER and p == P_BID1 and arg != A.NOSUIT and h.up_suit != NO_SUIT:
+        return "order takes no suit: the upcard's suit is trump"
+    if kind == A.ORDER and p == P_BID1 and arg == A.NOSUIT and h.up_suit == NO_SUIT:
+        return "a joker is up: whoever orders it names trump (order S)"
+    if kind == A.PARTNER and p == P_MAKER:
+        if not r.in_deck[arg]:
+            return "%s is not in this deck" % card_name(arg)
+        if r.is_permanent(arg):
+            return "the partner card may not be a permanent trump (%s)" % card_name(arg)
+        return "the partner card must not be a trump"
+    if kind in (A.DISCARD, A.GIVE) and p in (P_DISCARD, P_GIVE, P_GIVEBACK):
+        return "seat %d does not hold %s" % (h.current_player(), card_name(arg))
+    if kind in (A.WON, A.CLAIM, A.RENEGE) and p == P_PLAY and arg < h.n and h.out[arg]:
+        return "seat %d sits out this hand" % arg
+    if A._ARGS[kind] == "p" and arg != _NOBODY and arg >= h.n:
+        return "there is no seat %d (seats 0-%d)" % (arg, h.n - 1)
+    if kind == A.TRICKS:
+        if not r.teams:
+            return "tricks N is for partnership variants; enter each trick's winner"
+        if h.tricks_played:
+            return "tricks N must come before any trick winner is entered"
+        return "the makers take 0 to %d tricks" % r.hand_size
+    if kind == A.FARMERS and not r.farmers:
+        return "farmers hand is not in play (option farmers)"
+    if kind == A.FARMERS and h.farmer >= 0:
+        return "only one farmer per hand (003): seat %d claimed it" % h.farmer
+    if kind in (A.FARMERS, A.TWOS, A.ACENOFACE, A.NINETENS) and p not in (P_DECLARE, P_BID1):
+        return "declarations come before the first bid"
+    if kind in (A.FARMERS, A.TWOS, A.ACENOFACE, A.NINETENS) and h.cards:
+        return "seat %d's hand does not qualify" % arg
+    if kind == A.THROWIN and not r.throw_in:
+        return "throw-ins are not part of %s" % r.title
+    if kind == A.DEFEND and p == P_DEFEND and arg != _NOBODY and h.side_of(arg) == h.side_of(h.maker):
+        return "seat %d is on the makers' side" % arg
+    if kind == A.REVEAL and arg == h.maker:
+        return "the maker holding the partner card means no partner: reveal none"
+    return None

@@ -1,0 +1,169 @@
+"""Run the MicroPython side of the suite from pytest (CPython).
+
+* every portable test module (marker "# portable: runs under MicroPython")
+  under a real MicroPython -- the WebAssembly port from npm, run by Node;
+* mpy-cross over engine/ and firmware/;
+* checks that those two harnesses can fail at all (a runner that cannot
+  report a failure, or passes on zero tests, proves nothing).
+
+Nothing here is skipped: a missing Node or node_modules is a failure telling
+you to run `make setup`.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MPY_DIR = os.path.join(REPO_ROOT, "tests", "mpy")
+RUN_TESTS = os.path.join(MPY_DIR, "run_tests.mjs")
+RUN_SCRIPT = os.path.join(MPY_DIR, "run_script.mjs")
+CHECK_MPY = os.path.join(REPO_ROOT, "tools", "check_mpy.py")
+MP_PACKAGE = os.path.join(
+    REPO_ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript", "micropython.mjs"
+)
+MARKER = "# portable: runs under MicroPython"
+SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
+TIMEOUT = 300  # seconds; the whole portable suite takes about one
+
+
+def _node():
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("`node` is not on PATH: install Node.js 20+, then run `make setup`", pytrace=False)
+    if not os.path.exists(MP_PACKAGE):
+        pytest.fail(
+            "MicroPython (npm package @micropython/micropython-webassembly-pyscript) is not "
+            "installed in node_modules/: run `make setup`",
+            pytrace=False,
+        )
+    return node
+
+
+def _run(argv, cwd=REPO_ROOT):
+    proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def run_mp_tests(*paths):
+    """Run tests/mpy/run_tests.mjs; returns (exit code, output, (passed, failed) or None)."""
+    code, out = _run([_node(), RUN_TESTS, *paths])
+    counts = None
+    for line in out.splitlines():
+        m = SUMMARY.match(line)
+        if m:
+            counts = (int(m.group(1)), int(m.group(2)))
+    return code, out, counts
+
+
+def write_portable(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_text(MARKER + "\n" + body)
+    return str(path)
+
+
+# --- the real thing ---------------------------------------------------------
+
+
+def test_portable_tests_pass_under_micropython():
+    code, out, counts = run_mp_tests()
+    assert counts is not None, "no 'N passed, N failed' summary from the runner:\n" + out
+    passed, failed = counts
+    assert code == 0 and failed == 0 and passed >= 1, "MicroPython test run failed:\n" + out
+
+
+def test_engine_and_firmware_compile_with_mpy_cross():
+    code, out = _run([sys.executable, CHECK_MPY])
+    assert code == 0, "mpy-cross check failed:\n" + out
+
+
+# --- the harnesses can fail -------------------------------------------------
+
+
+def test_runner_reports_a_failing_test(tmp_path):
+    path = write_portable(
+        tmp_path,
+        "test_canary.py",
+        "def test_passes():\n    assert 1 + 1 == 2\n\n"
+        "def test_fails():\n    assert 1 + 1 == 3, 'arithmetic canary'\n",
+    )
+    code, out, counts = run_mp_tests(path)
+    assert code == 1, out
+    assert "FAIL test_canary::test_fails" in out, out
+    assert "PASS test_canary::test_passes" in out, out
+    assert "arithmetic canary" in out, out  # the exception text is reported
+    assert counts == (1, 1), out
+
+
+def test_runner_counts_an_import_error_as_a_failure(tmp_path):
+    path = write_portable(tmp_path, "test_broken.py", "import no_such_module_anywhere\n\ndef test_x():\n    pass\n")
+    code, out, counts = run_mp_tests(path)
+    assert code == 1, out
+    assert "FAIL test_broken::<import>" in out, out
+    assert counts == (0, 1), out
+
+
+def test_runner_fails_when_no_tests_ran(tmp_path):
+    path = write_portable(tmp_path, "test_empty.py", "VALUE = 1\n\ndef helper():\n    pass\n")
+    code, out, counts = run_mp_tests(path)
+    assert code == 1, out
+    assert counts == (0, 0), out
+
+
+def test_check_mpy_rejects_what_micropython_cannot_compile(tmp_path):
+    # Valid CPython 3.10+, but MicroPython has no `match` statement.
+    (tmp_path / "ok.py").write_text("X = 1\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "uses_match.py").write_text("def f(x):\n    match x:\n        case 1:\n            return 2\n")
+    code, out = _run([sys.executable, CHECK_MPY, str(tmp_path)])
+    assert code == 1, out
+    assert "uses_match.py" in out and "SyntaxError" in out, out
+    assert "1 of 2 files failed" in out, out
+
+
+def test_check_mpy_fails_on_zero_files(tmp_path):
+    code, out = _run([sys.executable, CHECK_MPY, str(tmp_path)])
+    assert code == 1, out
+    assert "no .py files" in out, out
+
+
+# --- run_script.mjs ---------------------------------------------------------
+
+
+def test_run_script_passes_argv_and_output(tmp_path):
+    script = tmp_path / "probe.py"
+    script.write_text(
+        "import gc, os, sys\n"
+        "print('impl', sys.implementation.name)\n"
+        # The engine is copied to /lib (not imported: a broken engine is
+        # the portable tests' business, not this harness test's).
+        "print('lib', 'euchre' in os.listdir('/lib') and '/lib' in sys.path)\n"
+        "print('args', sys.argv[1:])\n"
+        "print('mem', gc.mem_alloc() > 0)\n"
+        "print('tail', end='')\n"
+    )
+    code, out = _run([_node(), RUN_SCRIPT, str(script), "a", "b c"])
+    assert code == 0, out
+    assert "impl micropython" in out, out
+    assert "args ['a', 'b c']" in out, out
+    assert "lib True" in out, out
+    assert "mem True" in out, out
+    assert "tail" in out, out  # a last line without "\n" is not lost
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [("raise ValueError('boom')\n", 1), ("import sys\nsys.exit(3)\n", 3), ("import sys\nsys.exit()\n", 0)],
+    ids=["exception", "exit-3", "exit-none"],
+)
+def test_run_script_exit_status(tmp_path, body, expected):
+    script = tmp_path / "script.py"
+    script.write_text(body)
+    code, out = _run([_node(), RUN_SCRIPT, str(script)])
+    assert code == expected, out
+    if expected == 1:
+        assert "ValueError: boom" in out, out
