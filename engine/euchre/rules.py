@@ -16,37 +16,35 @@
 from euchre.cards import (HIGH_JOKER, LOW_JOKER, NO_SUIT, NUM_CARDS, RJ,
                           make_card, parse_card, rank_of, suit_of)
 
-# Option name -> allowed values (None: an int from 1 to 99), and a label for UIs.
+_B = (False, True)
+# Option name -> allowed values (None: a whole number from 1 to 99). Labels
+# for screens are in euchre.notation.
 OPTIONS = {
-    "winning_score": (None, "Points to win"),
-    "std": ((False, True), "Stick the dealer"),
-    "canadian": ((False, True), "Canadian loner"),
-    "loner_lead": (("LEFT_OF_DEALER", "LEFT_OF_LONER"), "Lone hand: who leads"),
-    "defend_alone": ((False, True), "Lone defender"),
-    "farmers": ((False, True), "Farmers hand"),
-    "farmers_nines_only": ((False, True), "Farmers: three 9s only"),
-    "farmers_no_call": ((False, True), "Farmer may not call"),
-    "partners_best": ((False, True), "Partner's best"),
-    "ace_no_face": ((False, True), "Ace-no-face redeal"),
-    "joker": ((False, True), "Joker (Benny)"),
-    "renege_deduct": ((False, True), "Renege: deduct from guilty"),
-    "jokers": ((False, True), "Jokers for the twos"),
-    "four_eights": ((False, True), "All four 8s"),
-    "alternate_ending": ((False, True), "Alternate ending"),
-    "play_on": ((False, True), "Play on until one leads"),
+    "winning_score": None, "std": _B, "canadian": _B,
+    "loner_lead": ("LEFT_OF_DEALER", "LEFT_OF_LONER"),
+    "defend_alone": _B, "farmers": _B, "farmers_nines_only": _B,
+    "farmers_no_call": _B, "partners_best": _B, "ace_no_face": _B,
+    "joker": _B, "renege_deduct": _B, "jokers": _B, "four_eights": _B,
+    "alternate_ending": _B, "play_on": _B,
 }
 
-# Each variant: structure, scoring and the options players may set (with
-# their defaults). Sources are the seed files named in RULES.md.
+# What every variant has unless it says otherwise.
+_BASE = {
+    "num_players": 4, "teams": True, "min_rank": 9, "extra_cards": (),
+    "jokers_in_deck": 0, "hand_size": 5, "packets": (2, 3), "alone": True,
+    "call_partner": "", "perm_upcard": "", "always_stuck": False,
+    "throw_in": False, "needs_trick": False, "twos_and_threes": False,
+    "discard_before_call": False, "scoring": "team", "renege": "side",
+    "end": "first_to",
+}
+
+# Each variant: how it differs from _BASE, its score table and the options
+# players may set, with their defaults. Sources are the seeds in RULES.md.
 VARIANTS = {
     # 002 (second part), 003, 004
     "classic": {
-        "title": "Classic Euchre",
-        "aliases": ("euchre", "4", "standard", "four"),
-        "num_players": 4, "teams": True,
-        "min_rank": 9, "extra_cards": (), "hand_size": 5, "packets": (2, 3),
-        "alone": True, "call_partner": "", "perm_upcard": "dealer_names",
-        "scoring": "team", "renege": "side", "end": "first_to",
+        "title": "Classic Euchre", "aliases": ("euchre", "4", "standard", "four"),
+        "perm_upcard": "dealer_names",
         "score": {"make": 1, "march": 2, "alone_make": 1, "alone_march": 4,
                   "best_march": 3, "euchre": 2, "defend_euchre": 4,
                   "renege": 2, "renege_alone": 4},
@@ -59,13 +57,10 @@ VARIANTS = {
     },
     # 000
     "five": {
-        "title": "Five-Handed Euchre",
-        "aliases": ("5", "five-handed", "fivehanded"),
-        "num_players": 5, "teams": False,
-        "min_rank": 9, "extra_cards": ("8S", "8H", "8D"), "hand_size": 5,
-        "packets": (2, 3), "alone": True, "call_partner": "not_permanent",
-        "perm_upcard": "dealer_names_or_turns", "always_stuck": True,
-        "throw_in": True, "needs_trick": True,
+        "title": "Five-Handed Euchre", "aliases": ("5", "five-handed", "fivehanded"),
+        "num_players": 5, "teams": False, "extra_cards": ("8S", "8H", "8D"),
+        "call_partner": "not_permanent", "perm_upcard": "dealer_names_or_turns",
+        "always_stuck": True, "throw_in": True, "needs_trick": True,
         "scoring": "called", "renege": "offender", "end": "lead_by_one",
         "score": {"make": 1, "march": 2, "alone_make": 1, "alone_march": 4,
                   "unpartnered_march": 2, "euchre": 2,
@@ -75,13 +70,10 @@ VARIANTS = {
     },
     # 001
     "callpartner": {
-        "title": "Call-Your-Partner",
-        "aliases": ("cyp", "call-your-partner", "call"),
-        "num_players": 5, "teams": False,
-        "min_rank": 8, "extra_cards": (), "hand_size": 5, "packets": (2, 3),
-        "alone": True, "call_partner": "not_trump", "discard_before_call": True,
-        "perm_upcard": "", "scoring": "called", "renege": "offender",
-        "end": "highest",
+        "title": "Call-Your-Partner", "aliases": ("cyp", "call-your-partner", "call"),
+        "num_players": 5, "teams": False, "min_rank": 8,
+        "call_partner": "not_trump", "discard_before_call": True,
+        "scoring": "called", "renege": "offender", "end": "highest",
         "score": {"make": 1, "march": 2, "alone_make": 1, "alone_march": 5,
                   "unpartnered_march": 5, "euchre": 2,
                   "renege": 2, "renege_alone": 4},
@@ -89,16 +81,12 @@ VARIANTS = {
     },
     # 002 (first part)
     "ultimate": {
-        "title": "Ultimate Euchre",
-        "aliases": ("54", "full-deck", "fulldeck"),
-        "num_players": 4, "teams": True,
-        "min_rank": 2, "extra_cards": (), "jokers": 2, "hand_size": 11,
-        "packets": (2, 1, 2, 2, 1, 2, 1), "alone": False, "call_partner": "",
+        "title": "Ultimate Euchre", "aliases": ("54", "full-deck", "fulldeck"),
+        "min_rank": 2, "jokers_in_deck": 2, "hand_size": 11,
+        "packets": (2, 1, 2, 2, 1, 2, 1), "alone": False,
         "perm_upcard": "orderer_names", "always_stuck": True,
-        "twos_and_threes": True, "scoring": "team", "renege": "side",
-        "end": "first_to",
-        "score": {"make": 5, "march": 7, "alone_make": 5, "alone_march": 7,
-                  "euchre": 7, "defend_euchre": 7,
+        "twos_and_threes": True,
+        "score": {"make": 5, "march": 7, "euchre": 7,
                   "renege": 7, "renege_alone": 7},
         "options": {"winning_score": 35},
     },
@@ -147,23 +135,14 @@ class Rules:
             if k not in opts:
                 raise ValueError("%s has no option %r (options: %s)" % (v["title"], k, ", ".join(sorted(opts))))
             opts[k] = _check_value(k, given[k])
+        for d in (_BASE, v, OPTIONS):
+            for k in d:
+                setattr(self, k, d[k] if d is not OPTIONS else opts.get(k, False))
         self.options = opts
-        for k in v:
-            if k != "options" and k != "aliases":
-                setattr(self, k, v[k])
-        for k in OPTIONS:
-            setattr(self, k, opts.get(k, False))
-        self.always_stuck = v.get("always_stuck", False)
-        self.throw_in = v.get("throw_in", False)
-        self.needs_trick = v.get("needs_trick", False)
-        self.twos_and_threes = v.get("twos_and_threes", False)
-        self.discard_before_call = v.get("discard_before_call", False)
         if self.always_stuck:
             self.std = True
         if (self.farmers_nines_only or self.farmers_no_call) and not self.farmers:
             raise ValueError("farmers_nines_only and farmers_no_call require farmers")
-        if self.canadian and not self.alone:
-            raise ValueError("canadian requires going alone to be allowed")
         if self.play_on:
             self.end = "lead_by_one"
         if self.alternate_ending:
@@ -189,7 +168,7 @@ class Rules:
             else:
                 perm = [parse_card("2S"), parse_card("2H")]
                 extras += ["2S", "2H"]
-        jokers = v.get("jokers", 0) or (1 if self.joker else 0)
+        jokers = self.jokers_in_deck or (1 if self.joker else 0)
         if jokers:
             perm = [HIGH_JOKER, LOW_JOKER][:jokers]
         cards += [parse_card(e) for e in extras]
@@ -261,7 +240,7 @@ class Rules:
 
 
 def _check_value(name, value):
-    allowed = OPTIONS[name][0]
+    allowed = OPTIONS[name]
     if allowed is None:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 99:
             raise ValueError("%s must be a whole number from 1 to 99, not %r" % (name, value))

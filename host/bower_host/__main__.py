@@ -1,0 +1,3 @@
+from bower_host.cli import main
+
+raise SystemExit(main())
