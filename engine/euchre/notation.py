@@ -1,0 +1,44 @@
+# Labels for screens and reports (the core never imports this module).
+
+OPTION_LABELS = {
+    "winning_score": "Points to win",
+    "std": "Stick the dealer",
+    "canadian": "Canadian loner",
+    "loner_lead": "Lone hand: who leads",
+    "defend_alone": "Lone defender",
+    "farmers": "Farmers hand",
+    "farmers_nines_only": "Farmers: three 9s only",
+    "farmers_no_call": "Farmer may not call",
+    "partners_best": "Partner's best",
+    "ace_no_face": "Ace no face",
+    "joker": "Joker (Benny)",
+    "renege_deduct": "Renege: deduct",
+    "jokers": "Jokers for the 2s",
+    "four_eights": "All four 8s",
+    "alternate_ending": "Alternate ending",
+    "play_on": "Play on to a lead",
+}
+
+VALUE_LABELS = {
+    "LEFT_OF_DEALER": "left of dealer",
+    "LEFT_OF_LONER": "left of loner",
+    False: "off",
+    True: "on",
+}
+
+
+def option_label(name):
+    # Human name of an option.
+    return OPTION_LABELS.get(name, name)
+
+
+def value_label(value):
+    # Human form of an option value.
+    if value is True or value is False:
+        return VALUE_LABELS[value]
+    return VALUE_LABELS.get(value, str(value))
+
+
+def describe_rules(rules):
+    # One line per option: "Stick the dealer: on".
+    return [option_label(k) + ": " + value_label(rules.options[k]) for k in sorted(rules.options)]
