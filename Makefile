@@ -31,3 +31,28 @@ bench: setup
 
 clean:
 	rm -rf $(VENV) node_modules build .pytest_cache .hypothesis
+
+# ---------------------------------------------------------------------------
+# enclosure: render the printable case (hardware/enclosure/bower.scad) to one
+# STL per part plus a PNG preview, all in hardware/enclosure/. OpenSCAD (and,
+# on a machine without a display, Xvfb for the PNG) is installed with apt-get
+# only when missing. Not part of `make test`.
+ENCL_DIR  := hardware/enclosure
+ENCL_SCAD := $(ENCL_DIR)/bower.scad
+ENCL_SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+ENCL_PNG_ARGS := --imgsize=800,600 --viewall --autocenter --colorscheme=Tomorrow
+
+.PHONY: enclosure
+enclosure:
+	@command -v openscad >/dev/null 2>&1 || { \
+	  echo "openscad is not on PATH: installing it with apt-get"; \
+	  $(ENCL_SUDO) apt-get install -y openscad || { $(ENCL_SUDO) apt-get update && $(ENCL_SUDO) apt-get install -y openscad; }; }
+	openscad --export-format binstl -D 'part="base"' -o $(ENCL_DIR)/bower_base.stl $(ENCL_SCAD)
+	openscad --export-format binstl -D 'part="lid"' -o $(ENCL_DIR)/bower_lid.stl $(ENCL_SCAD)
+	@png=$(ENCL_DIR)/bower_preview.png; rm -f $$png; \
+	if [ -n "$$DISPLAY" ] && openscad $(ENCL_PNG_ARGS) -o $$png $(ENCL_SCAD) && [ -s $$png ]; then exit 0; fi; \
+	echo "no usable display for the PNG preview: rendering it under xvfb-run"; \
+	command -v xvfb-run >/dev/null 2>&1 || $(ENCL_SUDO) apt-get install -y xvfb xauth || { $(ENCL_SUDO) apt-get update && $(ENCL_SUDO) apt-get install -y xvfb xauth; }; \
+	xvfb-run -a -s "-screen 0 1024x768x24" openscad $(ENCL_PNG_ARGS) -o $$png $(ENCL_SCAD); \
+	[ -s $$png ] || { echo "PNG preview failed: $$png is missing or empty" >&2; exit 1; }
+	@ls -l $(ENCL_DIR)/bower_base.stl $(ENCL_DIR)/bower_lid.stl $(ENCL_DIR)/bower_preview.png

@@ -1,0 +1,1 @@
+"""Bower firmware for the Raspberry Pi Pico."""
