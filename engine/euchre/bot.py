@@ -119,15 +119,8 @@ def _play(h, legal):
         if aces:
             return aces[0] << 5
         return min(cards, key=lambda c: _worth(h, c)) << 5
-    trick = h.trick
-    led = eff[trick[0]]
-    win = 0
-    for i in range(1, len(trick)):
-        if _beats(trick[i], trick[win], led, eff, pw, trump):
-            win = i
-    best = trick[win]
-    holder = h.trick_seats[win]
-    if holder != h.turn and _friend(h, holder):
+    led, best, holder = h.led, h.best, h.best_seat
+    if _friend(h, holder):
         return min(cards, key=lambda c: _worth(h, c)) << 5
     winners = [c for c in cards if _beats(c, best, led, eff, pw, trump)]
     pool = winners or cards

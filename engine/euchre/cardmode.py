@@ -194,8 +194,7 @@ def _legal_play(h):
     if h.trick:
         # Follow the effective suit led if able (the left bower and permanent
         # trumps belong to trump).
-        eff = h._eff
-        led = eff[h.trick[0]]
+        eff, led = h._eff, h.led
         follow = [c << 5 for c in hand if eff[c] == led]
         if follow:
             return follow
@@ -210,6 +209,17 @@ def _do_play(h, card, flag):
     if card == h.partner_card and h.partner < 0:
         h.partner = A.NOBODY if seat == h.maker else seat
     trick = h.trick
+    if trick:
+        # The highest trump wins, else the highest card of the suit led.
+        eff, pw, trump, best = h._eff, h._pow, h.trump, h.best
+        e = eff[card]
+        if e == trump:
+            if eff[best] != trump or pw[card] > pw[best]:
+                h.best, h.best_seat = card, seat
+        elif e == h.led and eff[best] != trump and pw[card] > pw[best]:
+            h.best, h.best_seat = card, seat
+    else:
+        h.best, h.best_seat, h.led = card, seat, h._eff[card]
     trick.append(card)
     h.trick_seats.append(seat)
     if len(trick) < h._active:
@@ -218,21 +228,9 @@ def _do_play(h, card, flag):
             seat = (seat + 1) % h.n
         h.turn = seat
         return
-    # The highest trump wins, else the highest card of the suit led.
-    eff, pw, trump = h._eff, h._pow, h.trump
-    best = trick[0]
-    win = 0
-    led = eff[best]
-    for i in range(1, len(trick)):
-        c = trick[i]
-        e = eff[c]
-        if (e == trump and (eff[best] != trump or pw[c] > pw[best])) or \
-                (e == led and eff[best] != trump and pw[c] > pw[best]):
-            best, win = c, i
-    winner = h.trick_seats[win]
     h.trick = []
     h.trick_seats = []
-    h._trick_won(winner)
+    h._trick_won(h.best_seat)
 
 
 # ----- dispatch tables: table mode's, with the card-mode overrides ---------

@@ -66,6 +66,9 @@ class Hand:
     tricks_played = 0
     bids = 0            # bids made in the current round
     leader = -1
+    led = -1            # card mode: effective suit led to the current trick
+    best = -1           # ... the card winning it so far, and its seat
+    best_seat = -1
     hands = None        # card mode: each seat's cards
     kitty = None        # card mode: the kitty, upcard first
     dealt = None        # card mode: the deal as dealt
@@ -164,7 +167,7 @@ class Hand:
     def apply_legal(self, i):
         # Apply ``legal_ids()[i]`` (bots and simulations: no re-check).
         # Returns the action id applied.
-        a = self.legal_ids()[i]
+        a = (self._legal or self.legal_ids())[i]
         self._legal = None
         self.events += 1
         self._APPLY[a & 31](self, (a >> 5) & 63, a >> 11)
