@@ -1,7 +1,8 @@
 // Loads a real MicroPython (the WebAssembly port, from npm) with Bower's code
 // on its filesystem, laid out the way it is on the Pico:
 //
-//   engine/euchre/**.py   -> /lib/euchre/        (import euchre)
+//   engine/euchre/**.py   -> /lib/euchre/        (import euchre; or another
+//                                                 directory: BOWER_MP_ENGINE_DIR)
 //   firmware/bower/**.py  -> /lib/bower/         (import bower)
 //   tests/**.py           -> /tests/             (import tests.engine.test_x)
 //   tests/mpy/harness.py  -> /harness/_bower_mpy_harness.py  (driver helpers)
@@ -71,25 +72,26 @@ export function copyFile(mp, hostPath, fsPath) {
 const SKIP_DIRS = new Set(["__pycache__", "node_modules"]);
 
 /** Host paths of every .py file under dir (recursive, sorted; skips
- *  __pycache__, node_modules and dot-directories). [] if dir is missing. */
-export function listPyFiles(dir) {
+ *  __pycache__, node_modules and dot-directories). [] if dir is missing.
+ *  exts: the file-name endings to list (default only ".py"). */
+export function listPyFiles(dir, exts = [".py"]) {
   if (!existsSync(dir)) return [];
   const out = [];
   for (const ent of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const p = join(dir, ent.name);
     if (ent.isDirectory()) {
-      if (!SKIP_DIRS.has(ent.name) && !ent.name.startsWith(".")) out.push(...listPyFiles(p));
-    } else if (ent.name.endsWith(".py") && statSync(p).isFile()) {
+      if (!SKIP_DIRS.has(ent.name) && !ent.name.startsWith(".")) out.push(...listPyFiles(p, exts));
+    } else if (exts.some((e) => ent.name.endsWith(e)) && statSync(p).isFile()) {
       out.push(p);
     }
   }
   return out;
 }
 
-/** Copy every .py file under hostDir to fsDir, keeping the tree shape.
- *  Returns the number of files copied. */
-export function copyTree(mp, hostDir, fsDir) {
-  const files = listPyFiles(hostDir);
+/** Copy every .py file (or every file ending in one of exts) under hostDir
+ *  to fsDir, keeping the tree shape. Returns the number of files copied. */
+export function copyTree(mp, hostDir, fsDir, exts = [".py"]) {
+  const files = listPyFiles(hostDir, exts);
   mkdirp(mp.FS, fsDir);
   for (const f of files) {
     copyFile(mp, f, fsDir + "/" + relative(hostDir, f).split(sep).join("/"));
@@ -127,6 +129,9 @@ function makeSink(write) {
  * @param {object}   [opts]
  * @param {number}   [opts.heapsize] initial GC heap in bytes (see DEFAULT_HEAPSIZE)
  * @param {number}   [opts.pystack]  Python stack size passed through (package default if unset)
+ * @param {string}   [opts.engineDir] host directory copied to /lib/euchre instead of
+ *                                   engine/euchre (.py and .mpy files); default from
+ *                                   the BOWER_MP_ENGINE_DIR env variable
  * @param {function} [opts.stdout]   receives output text, a line (with "\n") at a time;
  *                                   defaults to writing to process.stdout
  * @param {function} [opts.stderr]   likewise for stderr
@@ -150,7 +155,21 @@ export async function loadBower(opts = {}) {
   };
   mp.repoRoot = REPO_ROOT;
 
-  copyTree(mp, join(REPO_ROOT, "engine", "euchre"), "/lib/euchre");
+  // The engine: engine/euchre's .py sources, or -- opts.engineDir or the
+  // BOWER_MP_ENGINE_DIR env variable -- another directory's .py and .mpy
+  // files (e.g. the engine precompiled by mpy-cross, for benchmarks). Put
+  // only .mpy files there to load them: MicroPython prefers x.py to x.mpy.
+  const engineDir = opts.engineDir ?? process.env.BOWER_MP_ENGINE_DIR;
+  if (engineDir) {
+    if (!existsSync(engineDir) || !statSync(engineDir).isDirectory()) {
+      throw new Error(`engine directory ${JSON.stringify(engineDir)} (BOWER_MP_ENGINE_DIR / engineDir) does not exist`);
+    }
+    if (copyTree(mp, engineDir, "/lib/euchre", [".py", ".mpy"]) === 0) {
+      throw new Error(`engine directory ${JSON.stringify(engineDir)} holds no .py or .mpy file`);
+    }
+  } else {
+    copyTree(mp, join(REPO_ROOT, "engine", "euchre"), "/lib/euchre");
+  }
   copyTree(mp, join(REPO_ROOT, "firmware", "bower"), "/lib/bower");
   copyTree(mp, join(REPO_ROOT, "tests"), "/tests");
   copyFile(mp, join(REPO_ROOT, "tests", "mpy", "harness.py"), `${HARNESS_DIR}/${HARNESS_MODULE}.py`);

@@ -2,7 +2,11 @@
 // Run one Python script under a real MicroPython (WebAssembly build), with
 // euchre and bower importable -- e.g. benchmarks reporting gc.mem_alloc().
 //
-//   node tests/mpy/run_script.mjs [--heap=SIZE] path/to/script.py [args...]
+//   node tests/mpy/run_script.mjs [--heap=SIZE] [--engine=DIR] path/to/script.py [args...]
+//
+// --engine=DIR copies DIR's .py/.mpy files to /lib/euchre instead of
+// engine/euchre (same as the BOWER_MP_ENGINE_DIR env variable), e.g. the
+// engine precompiled with mpy-cross.
 //
 // The script runs as __main__ with sys.argv = [<its path in MicroPython>,
 // args...] and its directory first on sys.path. A script inside the repo sits
@@ -17,14 +21,15 @@ import { existsSync, readdirSync } from "node:fs";
 import { basename, dirname, join, posix, relative, resolve, sep } from "node:path";
 import { loadBower, copyFile, parseSize, pyStr, REPO_ROOT, HARNESS_MODULE } from "./mp.mjs";
 
-const USAGE = "usage: node tests/mpy/run_script.mjs [--heap=SIZE] path/to/script.py [args...]";
+const USAGE = "usage: node tests/mpy/run_script.mjs [--heap=SIZE] [--engine=DIR] path/to/script.py [args...]";
 
 async function main() {
   const argv = process.argv.slice(2);
-  let heapsize;
+  let heapsize, engineDir;
   while (argv.length && argv[0].startsWith("--")) {
     const a = argv.shift();
     if (a.startsWith("--heap=")) heapsize = parseSize(a.slice(7));
+    else if (a.startsWith("--engine=")) engineDir = resolve(a.slice(9));
     else if (a === "--") break;
     else {
       console.error(`unknown option ${a}\n${USAGE}`);
@@ -48,7 +53,7 @@ async function main() {
   const fsDir = inRepo ? posix.join("/", dirname(rel).split(sep).join("/")) : "/ext/script";
   const fsPath = posix.join(fsDir, basename(host));
 
-  const mp = await loadBower({ heapsize });
+  const mp = await loadBower({ heapsize, engineDir });
   // Sibling .py files (already there for tests/, harmless to copy again).
   const hostDir = dirname(host);
   for (const ent of readdirSync(hostDir, { withFileTypes: true })) {
