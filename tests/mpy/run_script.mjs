@@ -16,10 +16,71 @@
 //
 // stdout/stderr are forwarded. Exit status: 0 on success, n for sys.exit(n),
 // 1 for an uncaught exception (traceback on stderr) or a harness failure.
+//
+// Scripts that measure memory can run in steps. This build collects garbage
+// only at the top level: gc.collect() inside Python merely flags a
+// collection that runs when control returns to JavaScript, so within one
+// long-running script nothing is ever freed and gc.mem_alloc() counts every
+// allocation so far, garbage included. A script that needs exact figures
+// hands a generator to the step runner as its last statement:
+//
+//     import _bower_mpy_steps
+//     _bower_mpy_steps.run(main())      # main() is a generator function
+//
+// After the script body returns, this runner resumes the generator once per
+// call from JavaScript until it finishes, collecting the heap between calls:
+// right after each `yield`, gc.mem_alloc() counts only live objects. Errors
+// and sys.exit() inside the generator give the same exit statuses as above.
+// Scripts that never call run() behave exactly as before.
 
 import { existsSync, readdirSync } from "node:fs";
 import { basename, dirname, join, posix, relative, resolve, sep } from "node:path";
-import { loadBower, copyFile, parseSize, pyStr, REPO_ROOT, HARNESS_MODULE } from "./mp.mjs";
+import { loadBower, copyFile, mkdirp, parseSize, pyStr, REPO_ROOT, HARNESS_DIR, HARNESS_MODULE } from "./mp.mjs";
+
+// The step runner (see the comment at the top), written next to the harness.
+const STEPS_MODULE = "_bower_mpy_steps";
+const STEPS_SOURCE = `# Step runner for run_script.mjs (generated; see the comment there).
+import gc
+import sys
+
+_gen = None
+exit_code = 0
+
+
+def run(gen):
+    # Resume gen from JavaScript, one step per call, after the script returns.
+    global _gen
+    _gen = gen
+
+
+def step():
+    # One step; True while there is more. Flags a collection, which this
+    # build performs when control is back at the top level (in JavaScript).
+    global _gen, exit_code
+    if _gen is None:
+        return False
+    try:
+        next(_gen)
+        return True
+    except StopIteration:
+        exit_code = 0
+    except SystemExit as e:
+        code = e.args[0] if e.args else None
+        if code is None:
+            exit_code = 0
+        elif isinstance(code, int):
+            exit_code = code
+        else:
+            print(code, file=sys.stderr)
+            exit_code = 1
+    except BaseException as e:
+        sys.print_exception(e, sys.stderr)
+        exit_code = 1
+    finally:
+        gc.collect()
+    _gen = None
+    return False
+`;
 
 const USAGE = "usage: node tests/mpy/run_script.mjs [--heap=SIZE] [--engine=DIR] path/to/script.py [args...]";
 
@@ -60,13 +121,26 @@ async function main() {
     if (ent.isFile() && ent.name.endsWith(".py")) copyFile(mp, join(hostDir, ent.name), posix.join(fsDir, ent.name));
   }
   copyFile(mp, host, fsPath);
+  mkdirp(mp.FS, HARNESS_DIR);
+  mp.FS.writeFile(`${HARNESS_DIR}/${STEPS_MODULE}.py`, STEPS_SOURCE);
 
   const pyArgv = "[" + [fsPath, ...args].map(pyStr).join(", ") + "]";
   mp.runPython(`import ${HARNESS_MODULE}`);
   mp.runPython(`${HARNESS_MODULE}.run_script(${pyStr(fsPath)}, ${pyArgv})`);
   mp.runPython(`_bower_rc = ${HARNESS_MODULE}.exit_code`);
+  let rc = mp.globals.get("_bower_rc");
+  if (rc === 0) {
+    // Steps handed to _bower_mpy_steps.run(), if any: one call each, so the
+    // heap is collected at the top level between them.
+    mp.runPython(`import ${STEPS_MODULE}`);
+    for (;;) {
+      mp.runPython(`_bower_more = ${STEPS_MODULE}.step()`);
+      if (!mp.globals.get("_bower_more")) break;
+    }
+    mp.runPython(`_bower_rc = ${STEPS_MODULE}.exit_code`);
+    rc = mp.globals.get("_bower_rc");
+  }
   mp.flush();
-  const rc = mp.globals.get("_bower_rc");
   // Exit statuses are 0..255 on POSIX; map anything odd to plain failure.
   return Number.isInteger(rc) && rc >= 0 && rc <= 255 ? rc : 1;
 }
