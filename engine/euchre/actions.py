@@ -148,10 +148,11 @@ def _parse_args(kind, t, rest):
         raise ValueError
     x = rest[0]
     if t == "p":
-        arg = NOBODY if x.lower() == "none" else int(x)
-        if not 0 <= arg <= NOBODY:
+        if x.lower() == "none" and (kind == DEFEND or kind == REVEAL):
+            return action(kind, NOBODY)
+        if not 0 <= int(x) < NOBODY:
             raise ValueError
-        return action(kind, arg)
+        return action(kind, int(x))
     if t == "i":
         if not 0 <= int(x) < NOBODY:
             raise ValueError

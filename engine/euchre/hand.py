@@ -261,6 +261,9 @@ class Hand:
 
     def _next_step(self):
         p = self._steps.pop(0)
+        if p == P_DISCARD and self.out[self.dealer]:
+            # The dealer sits out (partner of a lone defender): no discard.
+            p = self._steps.pop(0)
         self.phase = p
         self.bids = 0
         if p == P_DEFEND:

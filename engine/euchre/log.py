@@ -40,9 +40,43 @@ def crc32(data):
     return c ^ 0xFFFFFFFF
 
 
+def canonical_json(obj):
+    # JSON text with dict keys sorted and non-ASCII characters of the basic
+    # plane escaped, the same on CPython and MicroPython (whose dicts do not
+    # keep insertion order and whose json module writes UTF-8 as is).
+    if isinstance(obj, str):
+        return _json_str(obj)
+    if isinstance(obj, dict):
+        return "{" + ", ".join([_json_str(k) + ": " + canonical_json(obj[k]) for k in sorted(obj)]) + "}"
+    if isinstance(obj, (list, tuple)):
+        return "[" + ", ".join([canonical_json(v) for v in obj]) + "]"
+    return json.dumps(obj)
+
+
+_SHORT = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+def _json_str(text):
+    out = []
+    for ch in text:
+        o = ord(ch)
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif 32 <= o < 127:
+            out.append(ch)
+        elif ch in _SHORT:
+            out.append(_SHORT[ch])
+        elif o > 0xFFFF:
+            # Raw UTF-8: MicroPython's json does not join surrogate pairs.
+            out.append(ch)
+        else:
+            out.append("\\u%04x" % o)
+    return '"' + "".join(out) + '"'
+
+
 def encode_line(payload):
     # One log line (with the trailing newline) for a JSON-able payload.
-    text = json.dumps(payload)
+    text = canonical_json(payload)
     return '[%s,"%08x"]\n' % (text, crc32(text.encode()))
 
 

@@ -70,6 +70,8 @@ def _explain(h, p, kind, arg, flag):
     if A._ARGS[kind] == "p" and arg != _NOBODY and arg >= h.n:
         return "there is no seat %d (seats 0-%d)" % (arg, h.n - 1)
     if kind == A.TRICKS:
+        if p != P_PLAY:
+            return "tricks N is entered once play starts (after trump is made)"
         if not r.teams:
             return "tricks N is for partnership variants; enter each trick's winner"
         if h.tricks_played:
@@ -79,7 +81,14 @@ def _explain(h, p, kind, arg, flag):
         return "farmers hand is not in play (option farmers)"
     if kind == A.FARMERS and h.farmer >= 0:
         return "only one farmer per hand (003): seat %d claimed it" % h.farmer
-    if kind in (A.FARMERS, A.TWOS, A.ACENOFACE, A.NINETENS) and p not in (P_DECLARE, P_BID1):
+    if kind in (A.ACENOFACE, A.NINETENS) and not r.ace_no_face:
+        return "ace no face is not in play (option ace_no_face)"
+    if kind == A.TWOS and not r.twos_and_threes:
+        return "twos and threes are not part of %s (Ultimate Euchre only)" % r.title
+    if kind == A.DEFEND and not r.defend_alone:
+        return "lone defender is not in play (option defend_alone)"
+    if kind in (A.FARMERS, A.TWOS, A.ACENOFACE, A.NINETENS) and not (
+            p == P_DECLARE or (p == P_BID1 and h.bids == 0)):
         return "declarations come before the first bid"
     if kind in (A.FARMERS, A.TWOS, A.ACENOFACE, A.NINETENS) and h.cards:
         return "seat %d's hand does not qualify" % arg
