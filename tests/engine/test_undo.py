@@ -1,0 +1,184 @@
+# portable: runs under MicroPython
+"""Undo (RULES.md: "any recorded step can be taken back, one at a time, to
+the game's start"): every undo restores the earlier state exactly, across
+hand boundaries, misdeals and the end of the game, in table and card mode;
+at the start there is nothing to undo.
+
+Plain asserts only (this file also runs under MicroPython: keep it fast).
+"""
+
+from euchre import Rules, Game, IllegalAction, card_name
+
+# A short Classic game to 5 (table mode): five scored hands and a misdeal;
+# E/W win 6-4 on the last event.
+CLASSIC = ["up H", "pass", "order", "tricks 3",
+           "up S", "pass", "pass", "pass", "pass", "call D alone",
+           "won 2", "won 2", "won 1", "won 2", "won 2",
+           "up C", "order alone", "won 3", "won 3", "won 3", "won 3", "won 3",
+           "redeal", "up D", "pass", "order", "tricks 1",
+           "up S", "order", "tricks 5"]
+
+DEAL1 = "deal 9C TC JC QC KC/AC 9D TD JD QD/KD AD 9H TH JH/QH KH AH 9S TS/JS QS KS AS"
+DEAL2 = "deal AS KS QS JS TS/9S AH KH QH JH/TH 9H AD KD QD/JD TD 9D AC KC/QC JC TC 9C"
+
+
+def snapshot(g):
+    """Everything observable about a game's state."""
+    h = g.hand
+    cards = None
+    if g.cards and not g.is_terminal() and h.hands is not None:
+        cards = ([list(x) for x in h.hands], list(h.kitty), list(h.played), list(h.trick))
+    return (g.fingerprint(), list(g.scores), g.events(), g.dealer, g.hand_no,
+            g.legal_actions(), g.current_player(), g.is_terminal(), g.result, cards)
+
+
+def raises_illegal(fn):
+    try:
+        fn()
+    except IllegalAction as e:
+        return str(e)
+    raise AssertionError("expected IllegalAction")
+
+
+def undo_to_start(g, snaps):
+    """Undo one event at a time; each undo must give the saved state."""
+    for i in range(len(snaps) - 2, -1, -1):
+        g.undo()
+        assert snapshot(g) == snaps[i], "after undoing to %d events" % i
+    assert g.event_count() == 0
+    raises_illegal(g.undo)
+    assert snapshot(g) == snaps[0]
+
+
+def play_recorded(g, events):
+    snaps = [snapshot(g)]
+    for e in events:
+        g.apply(e)
+        snaps.append(snapshot(g))
+    return snaps
+
+
+def pick(g, step):
+    """A fixed, varied choice among the legal actions (same on every port)."""
+    legal = g.legal_actions()
+    return legal[(step * 7 + 3) % len(legal)]
+
+
+def test_undo_at_start_raises():
+    for name in ("classic", "five", "callpartner", "ultimate"):
+        for cards in (False, True):
+            g = Game(Rules(name), cards=cards)
+            before = snapshot(g)
+            msg = raises_illegal(g.undo)
+            assert "undo" in msg
+            assert snapshot(g) == before
+
+
+def test_undo_table_game_to_start():
+    g = Game(Rules("classic", winning_score=5), ["Ann", "Bob", "Cy", "Di"], dealer=0)
+    snaps = play_recorded(g, CLASSIC)
+    assert g.is_terminal() and g.scores == [4, 6, 4, 6]
+    undo_to_start(g, snaps)
+    assert g.scores == [0, 0, 0, 0] and g.dealer == 0 and g.hand_no == 1
+    assert g.players == ["Ann", "Bob", "Cy", "Di"]
+
+
+def test_undo_after_game_over_and_redo():
+    g = Game(Rules("classic", winning_score=5), dealer=0)
+    for e in CLASSIC[:-1]:
+        g.apply(e)
+    before_end = snapshot(g)
+    g.apply(CLASSIC[-1])
+    over = snapshot(g)
+    assert g.is_terminal() and g.legal_actions() == []
+    raises_illegal(lambda: g.apply("up H"))
+    g.undo()
+    assert snapshot(g) == before_end
+    assert not g.is_terminal() and "tricks 5" in g.legal_actions()
+    g.apply(CLASSIC[-1])
+    assert snapshot(g) == over
+
+
+def test_undo_then_branch():
+    g = Game(Rules("classic", winning_score=5), dealer=0)
+    for e in CLASSIC[:4]:
+        g.apply(e)
+    assert g.scores == [1, 0, 1, 0] and g.dealer == 1
+    g.undo()   # tricks 3
+    g.undo()   # order
+    assert g.events() == ["up H", "pass"] and g.dealer == 0
+    g.apply("pass")
+    g.apply("order alone")   # seat 3 now, alone
+    g.apply("won 3")
+    g.apply("claim 3")
+    assert g.events() == ["up H", "pass", "pass", "order alone", "won 3", "claim 3"]
+    assert g.scores == [0, 4, 0, 4]
+    fresh = Game(Rules("classic", winning_score=5), dealer=0)
+    for e in g.events():
+        fresh.apply(e)
+    assert fresh.fingerprint() == g.fingerprint()
+
+
+def test_undo_card_mode_across_hands():
+    g = Game(Rules("classic"), dealer=2, cards=True)
+    snaps = [snapshot(g)]
+    g.apply(DEAL1)
+    snaps.append(snapshot(g))
+    step = 0
+    deals = [DEAL2]
+    while len(snaps) < 80 and not g.is_terminal():
+        if g.hand.phase == 0:   # the next hand waits for its deal
+            if not deals:
+                break
+            g.apply(deals.pop())
+        else:
+            g.apply(pick(g, step))
+        step += 1
+        snaps.append(snapshot(g))
+    assert g.hand_no >= 2, "the game went past a hand boundary"
+    undo_to_start(g, snaps)
+    assert g.hand.phase == 0 and g.hand.hands is None
+
+
+def test_undo_a_deal_then_deal_again():
+    g = Game(Rules("classic"), dealer=1, cards=True)
+    start = snapshot(g)
+    g.apply(DEAL1)
+    dealt = snapshot(g)
+    assert card_name(g.hand.kitty[0]) == "JS"  # the upcard
+    g.undo()
+    assert snapshot(g) == start
+    g.apply(DEAL2)
+    assert card_name(g.hand.kitty[0]) == "QC" and g.events() == [DEAL2]
+    g.undo()
+    g.apply(DEAL1)
+    assert snapshot(g) == dealt
+
+
+def test_undo_five_handed_table_game():
+    g = Game(Rules("five"), dealer=4)
+    snaps = [snapshot(g)]
+    step = 0
+    while len(snaps) < 45 and not g.is_terminal():
+        g.apply(pick(g, step))
+        step += 1
+        snaps.append(snapshot(g))
+    assert g.hand_no >= 2
+    undo_to_start(g, snaps)
+
+
+def test_undo_ultimate_card_mode():
+    g = Game(Rules("ultimate"), dealer=0, cards=True)
+    deck = [c for c in g.rules.deck]
+    # A fixed shuffle (same on every port): deal every 7th card.
+    order = [deck[(i * 7) % len(deck)] for i in range(len(deck))]
+    assert sorted(order) == sorted(deck)
+    snaps = [snapshot(g)]
+    g.deal(order)
+    snaps.append(snapshot(g))
+    step = 0
+    while len(snaps) < 30 and g.hand.phase != 0 and not g.is_terminal():
+        g.apply(pick(g, step))
+        step += 1
+        snaps.append(snapshot(g))
+    undo_to_start(g, snaps)
