@@ -184,25 +184,18 @@ def validate(cfg):
             "board.json: display.i2c: sda GP%d belongs to I2C%d but scl GP%d belongs to I2C%d; "
             "both must be on the same I2C block" % (sda, sda_block, scl, scl_block)
         )
-    if sda not in I2C_SDA[bus]:
+    for role, pin, block, pins, other in (("SDA", sda, sda_block, I2C_SDA, I2C_SCL),
+                                          ("SCL", scl, scl_block, I2C_SCL, I2C_SDA)):
+        if pin in pins[bus]:
+            continue
         hint = ""
-        if sda_block is not None:
-            hint = " (GP%d is an I2C%d SDA pin: set bus to %d)" % (sda, sda_block, sda_block)
-        elif _i2c_block(sda, I2C_SCL) is not None:
-            hint = " (GP%d is an SCL pin)" % sda
+        if block is not None:
+            hint = " (GP%d is an I2C%d %s pin: set bus to %d)" % (pin, block, role, block)
+        elif _i2c_block(pin, other) is not None:
+            hint = " (GP%d is an %s pin)" % (pin, "SCL" if role == "SDA" else "SDA")
         raise ValueError(
-            "board.json: display.i2c.sda: GP%d cannot be SDA on I2C%d%s; I2C%d SDA pins are %s"
-            % (sda, bus, hint, bus, _gp_list(I2C_SDA[bus]))
-        )
-    if scl not in I2C_SCL[bus]:
-        hint = ""
-        if scl_block is not None:
-            hint = " (GP%d is an I2C%d SCL pin: set bus to %d)" % (scl, scl_block, scl_block)
-        elif _i2c_block(scl, I2C_SDA) is not None:
-            hint = " (GP%d is an SDA pin)" % scl
-        raise ValueError(
-            "board.json: display.i2c.scl: GP%d cannot be SCL on I2C%d%s; I2C%d SCL pins are %s"
-            % (scl, bus, hint, bus, _gp_list(I2C_SCL[bus]))
+            "board.json: display.i2c.%s: GP%d cannot be %s on I2C%d%s; I2C%d %s pins are %s"
+            % (role.lower(), pin, role, bus, hint, bus, role, _gp_list(pins[bus]))
         )
     addr = i2c["addr"]
     if not _is_int(addr) or addr < 0x08 or addr > 0x77:
