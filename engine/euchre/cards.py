@@ -76,11 +76,6 @@ def make_card(rank, suit):
     return suit * 13 + rank
 
 
-def same_colour(suit):
-    # The other suit of the same colour (clubs<->spades, diamonds<->hearts).
-    return 3 - suit
-
-
 def parse_suit(text):
     # ``"H"``/``"hearts"`` -> 2.
     #
@@ -92,8 +87,3 @@ def parse_suit(text):
         if SUIT_NAMES[i].upper() == t:
             return i
     raise ValueError("not a suit: %r (use C, D, H or S)" % text)
-
-
-def suit_name(suit):
-    # Letter of a suit index.
-    return SUITS[suit]

@@ -18,7 +18,7 @@ except ImportError:  # pragma: no cover - every MicroPython port has array
     array = None
 
 from euchre import actions as A
-from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL
+from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL, P_DONE
 from euchre.scoring import game_result
 
 SEAT_LETTERS = "ABCDE"
@@ -51,13 +51,10 @@ class Game:
         self.scores = [0] * n
         self.dealer = self.first_dealer
         self.hand_no = 1        # number of the hand being played (1-based)
-        self.hands_scored = 0
         self.result = None      # (winners, kind) once over
         self.last_hand = None   # the previous finished Hand
-        self.before = self.scores[:]  # scores at the start of the last hand
         self._ids = array("H") if array else []
         self._deals = []        # dealt cards of card-mode hands, in order
-        self._hand_start = 0    # index in _ids of the current hand's first event
         self.hand = Hand(self.rules, self.dealer, self.cards)
 
     # ----- the state API (delegates to the current hand) -----------------
@@ -82,53 +79,47 @@ class Game:
         # Apply one event in text notation.
         #
         # :raises IllegalAction: naming the rule; nothing changes.
-        if self.result:
-            raise IllegalAction("the game is over")
-        h = self.hand
-        if text[:5] == "deal ":
-            a = A.DEAL
-        else:
-            try:
-                a = A.parse_action(text)[0]
-            except ValueError as e:
-                raise IllegalAction(str(e))
+        self._check_open()
+        try:
+            a, cards = A.parse_action(text)
+        except ValueError as e:
+            raise IllegalAction(str(e))
         if a == A.DEAL:
-            h.apply_action(text)
-            self._deals.append(h.dealt)
+            self.deal(cards)
         else:
-            h.apply_id(a)
-        self._ids.append(a)
-        if h.phase == 15:  # P_DONE
-            self._finish_hand(h)
+            self.apply_id(a)
 
     apply_action = apply
 
     def apply_id(self, a):
         # Apply an action id (fast path for simulation).
+        self._check_open()
         self.hand.apply_id(a)
         self._ids.append(a)
-        if self.hand.phase == 15:
+        if self.hand.phase == P_DONE:
             self._finish_hand(self.hand)
 
     def deal(self, cards):
         # Card mode: deal ``cards`` (see ``Hand.deal``).
+        self._check_open()
         self.hand.deal(cards)
         self._deals.append(self.hand.dealt)
         self._ids.append(A.DEAL)
+
+    def _check_open(self):
+        if self.result:
+            raise IllegalAction("the game is over")
 
     def _finish_hand(self, h):
         before = self.scores[:]
         if h.result == SCORED:
             for p in range(len(h.points)):
                 self.scores[p] += h.points[p]
-            self.hands_scored += 1
             self.result = game_result(self.rules, self.scores, before)
         self.last_hand = h
-        self.before = before
         if h.result != REDEAL:
             self.dealer = (self.dealer + 1) % self.rules.num_players
         self.hand_no += 1
-        self._hand_start = len(self._ids)
         if self.result is None:
             self.hand = Hand(self.rules, self.dealer, self.cards)
 

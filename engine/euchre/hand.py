@@ -7,7 +7,7 @@
 # shared. The interface follows OpenSpiel's game state::
 #
 #     h = Hand(Rules("classic"), dealer=0, cards=True)
-#     h.apply_action(random_deal_action(h.rules, rand_below))
+#     h.deal(shuffled_deck(h.rules, rand_below))    # euchre.cardmode
 #     while not h.is_terminal():
 #         h.apply_action(h.legal_actions()[0])
 #     h.returns()              # points per seat

@@ -60,7 +60,7 @@ def _explain(h, p, kind, arg, flag):
     if kind == A.PARTNER and p == P_MAKER:
         if not r.in_deck[arg]:
             return "%s is not in this deck" % card_name(arg)
-        if r.is_permanent(arg):
+        if arg in r.permanent:
             return "the partner card may not be a permanent trump (%s)" % card_name(arg)
         return "the partner card must not be a trump"
     if kind in (A.DISCARD, A.GIVE) and p in (P_DISCARD, P_GIVE, P_GIVEBACK):
