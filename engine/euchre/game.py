@@ -55,6 +55,8 @@ class Game:
         self.last_hand = None   # the previous finished Hand
         self._ids = array("H") if array else []
         self._deals = []        # dealt cards of card-mode hands, in order
+        self._base = 0          # events before _ids[0] (after restore)
+        self._restored = None   # the checkpoint restored from, if any
         self.hand = Hand(self.rules, self.dealer, self.cards)
 
     # ----- the state API (delegates to the current hand) -----------------
@@ -139,20 +141,25 @@ class Game:
         return out
 
     def event_count(self):
-        # Number of events so far.
-        return len(self._ids)
+        # Number of events so far (including those before a ``restore``).
+        return self._base + len(self._ids)
 
     def undo(self):
         # Take back the last event (replays the rest).
         #
         # :raises IllegalAction: at the start of the game.
         if not self._ids:
+            if self._base:
+                raise IllegalAction("undo past a restored checkpoint: replay the whole log")
             raise IllegalAction("nothing to undo: this is the start of the game")
         ids = list(self._ids)[:-1]
         deals = self._deals
         if self._ids[-1] == A.DEAL:
             deals = deals[:-1]
-        self._reset()
+        if self._restored:
+            self.restore(self._restored)
+        else:
+            self._reset()
         d = 0
         for a in ids:
             if a == A.DEAL:
@@ -160,6 +167,32 @@ class Game:
                 d += 1
             else:
                 self.apply_id(a)
+
+    def checkpoint(self):
+        # The state at the start of the current hand, as a short list of ints
+        # ``[events, hand_no, dealer, score, ...]``: ``events`` is how many
+        # events came before the hand. ``restore`` rebuilds the game from it,
+        # so resuming never replays earlier hands.
+        h = self.hand
+        return [self._base + len(self._ids) - h.events,
+                self.hand_no, self.dealer] + self.scores
+
+    def restore(self, ck):
+        # Continue from a ``checkpoint()`` (then apply the hand's events).
+        # Earlier events are not loaded: ``undo`` past this point raises, and
+        # the caller replays the whole log instead.
+        #
+        # :raises ValueError: a checkpoint that does not fit this game.
+        n = self.rules.num_players
+        if len(ck) != 3 + n or not 0 <= ck[2] < n or ck[1] < 1 or ck[0] < 0:
+            raise ValueError("bad checkpoint %r" % (ck,))
+        self._reset()
+        self._base = ck[0]
+        self.hand_no = ck[1]
+        self.dealer = ck[2]
+        self.scores = list(ck[3:])
+        self._restored = ck
+        self.hand = Hand(self.rules, self.dealer, self.cards)
 
     def header(self):
         # The game's header (first line of its log).

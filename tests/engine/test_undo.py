@@ -182,3 +182,40 @@ def test_undo_ultimate_card_mode():
         step += 1
         snaps.append(snapshot(g))
     undo_to_start(g, snaps)
+
+
+def test_checkpoint_restore_resumes_without_earlier_hands():
+    # Resuming from the checkpoint of any event gives the same state as the
+    # full replay, and undo after a restore steps back to the checkpoint.
+    full = Game(Rules("classic"))
+    for i in range(len(CLASSIC) + 1):
+        ck = full.checkpoint()
+        start = ck[0]
+        g = Game(Rules("classic"))
+        g.restore(ck)
+        for e in CLASSIC[start:i]:
+            g.apply(e)
+        assert g.fingerprint()[:4] == full.fingerprint()[:4], i
+        assert g.event_count() == i
+        assert g.legal_actions() == full.legal_actions()
+        assert g.checkpoint() == ck
+        # Undo back to the checkpoint, then no further.
+        for _ in range(i - start):
+            g.undo()
+        assert g.event_count() == start
+        assert g.scores == ck[3:]
+        msg = raises_illegal(g.undo) if start else None
+        assert start == 0 or "checkpoint" in msg
+        if i < len(CLASSIC):
+            full.apply(CLASSIC[i])
+    assert full.result is not None
+
+
+def test_restore_refuses_a_checkpoint_of_another_game():
+    g = Game(Rules("five"))
+    for bad in ([0, 1, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0], [0, 1, 7, 0, 0, 0, 0, 0]):
+        try:
+            g.restore(bad)
+        except ValueError:
+            continue
+        raise AssertionError("accepted %r" % (bad,))
