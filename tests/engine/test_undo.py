@@ -187,11 +187,11 @@ def test_undo_ultimate_card_mode():
 def test_checkpoint_restore_resumes_without_earlier_hands():
     # Resuming from the checkpoint of any event gives the same state as the
     # full replay, and undo after a restore steps back to the checkpoint.
-    full = Game(Rules("classic"))
+    full = Game(Rules("classic", winning_score=5))
     for i in range(len(CLASSIC) + 1):
         ck = full.checkpoint()
         start = ck[0]
-        g = Game(Rules("classic"))
+        g = Game(Rules("classic", winning_score=5))
         g.restore(ck)
         for e in CLASSIC[start:i]:
             g.apply(e)
