@@ -118,6 +118,7 @@ class Game:
             for p in range(len(h.points)):
                 self.scores[p] += h.points[p]
             self.result = game_result(self.rules, self.scores, before)
+            self._before = before
         self.last_hand = h
         if h.result != REDEAL:
             self.dealer = (self.dealer + 1) % self.rules.num_players
@@ -174,6 +175,9 @@ class Game:
         # events came before the hand. ``restore`` rebuilds the game from it,
         # so resuming never replays earlier hands.
         h = self.hand
+        if self.result:  # over: the start of the last hand
+            return [self._base + len(self._ids) - h.events, self.hand_no - 1,
+                    h.dealer] + self._before
         return [self._base + len(self._ids) - h.events,
                 self.hand_no, self.dealer] + self.scores
 
