@@ -1,33 +1,32 @@
-"""The ``bower`` command line."""
+"""The ``bower`` command line.
+
+Each group of subcommands lives in its own module with a
+``register(subparsers)`` function that adds its parsers and sets ``func`` on
+them; ``COMMAND_MODULES`` lists those modules.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-
-from euchre import variant_names
 
 
 class CommandError(Exception):
     """An expected failure, printed as ``bower: <message>`` with status 1."""
 
 
-def do_sim(args: argparse.Namespace) -> int:
-    from bower_host.demo import play_demo
-
-    play_demo(args.variant, seed=args.seed)
-    return 0
+COMMAND_MODULES = [
+    "bower_host.demo",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bower", description="Bower: the Euchre scorekeeper's computer side.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
     sub = parser.add_subparsers(dest="command", required=True)
-    sim = sub.add_parser("sim", help="run a scripted demo game through the rules engine "
-                                     "(the device simulator arrives with the firmware)")
-    sim.add_argument("--variant", default="classic", choices=variant_names())
-    sim.add_argument("--seed", type=int, default=1, help="seed for the shuffles")
-    sim.set_defaults(func=do_sim)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
     return parser
 
 
@@ -41,3 +40,6 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"bower: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("bower: interrupted", file=sys.stderr)
+        return 130

@@ -60,3 +60,12 @@ def describe_hand(game: Game, hand) -> str:
     pts = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(hand.points) if p)
     return head + (f"{maker} made {SUIT_NAMES[hand.trump]}{alone}{partner}: "
                    f"{hand.maker_tricks()} tricks, {hand.reason} ({pts})")
+
+
+def register(sub) -> None:
+    from euchre import variant_names
+
+    p = sub.add_parser("demo", help="watch heuristic bots play a game with real cards through the rules engine")
+    p.add_argument("--variant", default="classic", choices=variant_names())
+    p.add_argument("--seed", type=int, default=1, help="seed for the shuffles")
+    p.set_defaults(func=lambda args: play_demo(args.variant, seed=args.seed) and 0)

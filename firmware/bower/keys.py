@@ -1,0 +1,31 @@
+# Input events: the small ints the button and encoder adapters produce and the
+# UI core consumes. Auto-repeat of a held UP/DOWN arrives as more UP/DOWN.
+
+UP = 1
+DOWN = 2
+OK = 3
+BACK = 4
+OK_LONG = 5      # OK held 600 ms or more
+BACK_LONG = 6    # BACK held 600 ms or more: undo
+
+# Letters of scripted key strings (simulator ``--keys``, tests): one letter
+# per event, spaces ignored.
+LETTERS = {"u": UP, "d": DOWN, "o": OK, "b": BACK, "O": OK_LONG, "B": BACK_LONG}
+
+
+def parse_keys(text):
+    # "ddo B" -> [DOWN, DOWN, OK, BACK_LONG]; a digit repeats the next
+    # letter ("3d" is three DOWNs).
+    out = []
+    count = 0
+    for ch in text:
+        if ch in " \t\n,":
+            continue
+        if "0" <= ch <= "9":
+            count = count * 10 + ord(ch) - 48
+            continue
+        if ch not in LETTERS:
+            raise ValueError("unknown key %r (use u d o b O B)" % ch)
+        out += [LETTERS[ch]] * (count or 1)
+        count = 0
+    return out
