@@ -4,6 +4,7 @@
 //   engine/euchre/**.py   -> /lib/euchre/        (import euchre; or another
 //                                                 directory: BOWER_MP_ENGINE_DIR)
 //   firmware/bower/**.py  -> /lib/bower/         (import bower)
+//   firmware/lib/**.py    -> /lib/               (import ssd1306)
 //   tests/**.py           -> /tests/             (import tests.engine.test_x)
 //   tests/mpy/harness.py  -> /harness/_bower_mpy_harness.py  (driver helpers)
 //
@@ -171,6 +172,9 @@ export async function loadBower(opts = {}) {
     copyTree(mp, join(REPO_ROOT, "engine", "euchre"), "/lib/euchre");
   }
   copyTree(mp, join(REPO_ROOT, "firmware", "bower"), "/lib/bower");
+  // Vendored device libraries (the ssd1306 driver), as deploy puts them.
+  const fwLib = join(REPO_ROOT, "firmware", "lib");
+  if (existsSync(fwLib)) copyTree(mp, fwLib, "/lib");
   copyTree(mp, join(REPO_ROOT, "tests"), "/tests");
   copyFile(mp, join(REPO_ROOT, "tests", "mpy", "harness.py"), `${HARNESS_DIR}/${HARNESS_MODULE}.py`);
 
