@@ -1,0 +1,129 @@
+# Drawing helpers on any object with the MicroPython framebuf API.
+#
+# Text uses framebuf's built-in 8x8 font; the suits are 7x7 bitmaps drawn in
+# an 8x8 cell wherever a string holds one of the characters SUIT_CH[0..3]
+# (clubs, diamonds, hearts, spades). Large digits are a 5x7 font scaled with
+# fill_rect. Everything here is pure drawing: no state, no hardware.
+
+W = 128
+H = 64
+
+# Suit characters inside strings (control codes the font never prints).
+SUIT_CH = "\x10\x11\x12\x13"
+
+# 7x7 suit bitmaps, one 7-bit row per byte, top row first, bit 6 leftmost.
+_SUITS = (
+    b"\x1c\x1c\x6b\x7f\x6b\x08\x1c",   # clubs
+    b"\x08\x1c\x3e\x7f\x3e\x1c\x08",   # diamonds
+    b"\x36\x7f\x7f\x7f\x3e\x1c\x08",   # hearts
+    b"\x08\x1c\x3e\x7f\x7f\x08\x1c",   # spades
+)
+
+# 5x7 digits (and minus, plus), rows as above with bit 4 leftmost.
+_DIGITS = (
+    b"\x0e\x11\x13\x15\x19\x11\x0e", b"\x04\x0c\x04\x04\x04\x04\x0e",
+    b"\x0e\x11\x01\x02\x04\x08\x1f", b"\x1f\x02\x04\x02\x01\x11\x0e",
+    b"\x02\x06\x0a\x12\x1f\x02\x02", b"\x1f\x10\x1e\x01\x01\x11\x0e",
+    b"\x06\x08\x10\x1e\x11\x11\x0e", b"\x1f\x01\x02\x04\x08\x08\x08",
+    b"\x0e\x11\x11\x0e\x11\x11\x0e", b"\x0e\x11\x11\x0f\x01\x02\x0c",
+)
+_MINUS = b"\x00\x00\x00\x1f\x00\x00\x00"
+_PLUS = b"\x00\x04\x04\x1f\x04\x04\x00"
+
+
+def suit(fb, s, x, y, c=1):
+    # Draw suit ``s`` (0..3) in the 8x8 cell at x, y.
+    rows = _SUITS[s]
+    for j in range(7):
+        r = rows[j]
+        for i in range(7):
+            if r & (64 >> i):
+                fb.pixel(x + i, y + j, c)
+
+
+def text(fb, s, x, y, c=1):
+    # Like fb.text, but the SUIT_CH characters draw suit bitmaps.
+    start = 0
+    n = len(s)
+    for i in range(n):
+        k = ord(s[i]) - 0x10
+        if 0 <= k < 4:
+            if i > start:
+                fb.text(s[start:i], x + 8 * start, y, c)
+            suit(fb, k, x + 8 * i, y, c)
+            start = i + 1
+    if start < n:
+        fb.text(s[start:] if start else s, x + 8 * start, y, c)
+
+
+def center(fb, s, y, c=1, x0=0, w=W):
+    # Text centred in the band x0..x0+w.
+    text(fb, s, x0 + (w - 8 * len(s)) // 2, y, c)
+
+
+def right(fb, s, y, c=1, x1=W):
+    # Text ending at x1.
+    text(fb, s, x1 - 8 * len(s), y, c)
+
+
+def bar(fb, s, y=0):
+    # An inverted title bar, one 8-pixel page high.
+    fb.fill_rect(0, y, W, 8, 1)
+    text(fb, s[:16], 0, y, 0)
+
+
+def row(fb, s, y, selected):
+    # A menu row: inverted when selected.
+    if selected:
+        fb.fill_rect(0, y, W, 8, 1)
+    text(fb, s[:16], 0, y, 0 if selected else 1)
+
+
+def big_width(s, scale):
+    # Width in pixels of big text ``s`` (digits, '-', '+').
+    return len(s) * 6 * scale - scale
+
+
+def big(fb, s, x, y, scale=3, c=1):
+    # Draw digits (and '-', '+') from the 5x7 font, ``scale`` pixels per dot.
+    for ch in s:
+        if ch == "-":
+            rows = _MINUS
+        elif ch == "+":
+            rows = _PLUS
+        else:
+            rows = _DIGITS[ord(ch) - 48]
+        for j in range(7):
+            r = rows[j]
+            i = 0
+            while i < 5:
+                if r & (16 >> i):
+                    # Merge runs of lit dots into one rectangle.
+                    k = i + 1
+                    while k < 5 and r & (16 >> k):
+                        k += 1
+                    fb.fill_rect(x + i * scale, y + j * scale, (k - i) * scale, scale, c)
+                    i = k
+                else:
+                    i += 1
+        x += 6 * scale
+
+
+def wrap(s, width=16):
+    # Split text into lines of at most ``width`` characters at spaces.
+    out = []
+    line = ""
+    for word in s.split(" "):
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= width:
+            line += " " + word
+        else:
+            out.append(line)
+            line = word
+        while len(line) > width:
+            out.append(line[:width])
+            line = line[width:]
+    if line:
+        out.append(line)
+    return out

@@ -1,0 +1,324 @@
+# Menus outside the hand: home, new-game setup, the in-game menu, settings,
+# the rules view and the button test. Loaded on first use.
+
+from bower import gfx
+from bower.keys import UP, DOWN, OK, BACK, BACK_LONG
+from bower.ui import Menu, Message
+from euchre.rules import Rules, OPTIONS, variant_names
+
+VARIANT_LABELS = {"classic": "Classic", "five": "Five-Handed",
+                  "callpartner": "Call Partner", "ultimate": "Ultimate"}
+
+# Option names as they fit a 16-character row with their value.
+SHORT = {"winning_score": "Play to", "std": "Stick dealer", "canadian": "Canadian",
+         "loner_lead": "Loner lead", "defend_alone": "Lone defend", "farmers": "Farmers",
+         "farmers_nines_only": "Farmers 9s", "farmers_no_call": "Farm no call",
+         "partners_best": "Partner best", "ace_no_face": "Ace no face", "joker": "Joker",
+         "renege_deduct": "Renege -pts", "jokers": "Jokers as 2s", "four_eights": "Four 8s",
+         "alternate_ending": "Alt ending", "play_on": "Play on"}
+_VALUE = {True: "on", False: "off", "LEFT_OF_DEALER": "dlr", "LEFT_OF_LONER": "lnr"}
+_TARGETS = (5, 7, 10, 11, 15, 21, 25, 32, 35, 50)
+BRIGHTNESS = (16, 64, 128, 255)
+DIM_S = (0, 30, 60, 120, 300)
+OFF_S = (0, 300, 600, 1800)
+
+
+def _row(label, value):
+    v = _VALUE.get(value, str(value))
+    return label + " " * max(1, 16 - len(label) - len(v)) + v
+
+
+def home(app):
+    items = [("New game", "new"), ("Settings", "settings"), ("About", "about")]
+    if app.game is not None and not app.game.result:
+        items.insert(0, ("Continue game", "continue"))
+    return Menu("Bower", items, _home_pick)
+
+
+def _home_pick(app, v):
+    if v == "continue":
+        app.show_game()
+    elif v == "new":
+        new_game(app)
+    elif v == "settings":
+        app.push(settings(app))
+    else:
+        app.push(about(app))
+
+
+def about(app):
+    info = app.info
+    used, free = app.store.usage()
+    lines = ["Bower " + info.get("version", "?"), "Euchre scorekeeper", "",
+             "Device id:", info.get("device", "?")[:16], "",
+             "Games: %dK used" % (used // 1024), "Free: %dK" % (free // 1024)]
+    return Message("About", lines)
+
+
+# ----- new game --------------------------------------------------------------
+
+def new_game(app, keep=None):
+    # The setup wizard: variant, its options, players, first dealer. ``keep``:
+    # a finished game whose variant, options and players are kept.
+    if keep is not None:
+        r = keep.rules
+        app.setup = {"variant": r.name, "options": dict(r.options), "players": list(keep.players)}
+        app.push(dealer_menu(app))
+        return
+    items = [(VARIANT_LABELS[v], v) for v in variant_names()]
+    app.push(Menu("New game", items, _variant_pick))
+
+
+def _variant_pick(app, v):
+    r = Rules(v)
+    app.setup = {"variant": v, "options": dict(r.options), "players": None}
+    app.push(options_menu(app))
+
+
+def options_menu(app):
+    st = app.setup
+    opts = st["options"]
+    items = [("Next: players", "next")]
+    for k in sorted(opts):
+        items.append((_row(SHORT[k], opts[k]), k))
+    m = Menu(VARIANT_LABELS[st["variant"]] + " rules", items, _option_pick)
+    return m
+
+
+def _option_pick(app, k):
+    st = app.setup
+    if k == "next":
+        app.push(players_menu(app))
+        return
+    opts = st["options"]
+    allowed = OPTIONS[k]
+    if allowed is None:
+        allowed = _TARGETS if opts[k] in _TARGETS else tuple(sorted(_TARGETS + (opts[k],)))
+    elif allowed is True or allowed is False or not isinstance(allowed, tuple):
+        allowed = (False, True)
+    i = allowed.index(opts[k]) if opts[k] in allowed else -1
+    opts[k] = allowed[(i + 1) % len(allowed)]
+    try:
+        Rules(st["variant"], opts)
+    except ValueError as e:
+        # An option combination the rules refuse: step past that value.
+        app.notify(str(e)[:16])
+    m = app.stack[-1]
+    cur = m.cursor
+    app.stack[-1] = options_menu(app)
+    app.stack[-1].cursor = cur
+    app.dirty = True
+
+
+def players_menu(app):
+    st = app.setup
+    n = Rules(st["variant"]).num_players
+    if not st["players"] or len(st["players"]) != n:
+        roster = app.store.roster
+        st["players"] = [roster[i] if i < len(roster) else "ABCDE"[i] for i in range(n)]
+    items = [("Next: dealer", "next")]
+    for i in range(n):
+        items.append(("ABCDE"[i] + ": " + st["players"][i], i))
+    info = ()
+    if Rules(st["variant"]).teams:
+        p = st["players"]
+        info = (p[0][:3] + "&" + p[2][:3] + " v " + p[1][:3] + "&" + p[3][:3],)
+    return Menu("Players", items, _player_pick, info=info)
+
+
+def _player_pick(app, seat):
+    if seat == "next":
+        app.push(dealer_menu(app))
+        return
+    st = app.setup
+    names = ["ABCDE"[seat]] + [n for n in app.store.roster if n not in st["players"] or n == st["players"][seat]]
+    cur = names.index(st["players"][seat]) if st["players"][seat] in names else 0
+
+    def chosen(app, name):
+        st["players"][seat] = name
+        app.back()
+        m = players_menu(app)
+        m.cursor = seat + 1
+        app.stack[-1] = m
+        app.dirty = True
+    app.push(Menu("Seat " + "ABCDE"[seat], [(n, n) for n in names], chosen, cur))
+
+
+def dealer_menu(app):
+    p = app.setup["players"]
+    items = [("Draw: black jack", -1)] + [(p[i] + " deals", i) for i in range(len(p))]
+    return Menu("First dealer", items, _dealer_pick)
+
+
+def _dealer_pick(app, seat):
+    if seat >= 0:
+        _start(app, seat)
+        return
+    seat, seq = draw_black_jack(app.setup, app.rand_below)
+    p = app.setup["players"]
+    lines = []
+    for s, c in seq[-5:]:
+        lines.append(p[s][:8] + " " + _card(c))
+    lines.append(p[seat][:8] + " deals first")
+    app.push(Message("First black jack", lines, lambda app: _start(app, seat)))
+
+
+def _card(c):
+    from bower.ui import card_label
+    from euchre.cards import card_name
+    return card_label(card_name(c))
+
+
+def draw_black_jack(setup, rand_below):
+    # Deal the deck face up around the table, starting with seat A, until a
+    # black jack shows: that player deals first (RULES.md). Returns the seat
+    # and the cards dealt as [(seat, card)].
+    r = Rules(setup["variant"], setup["options"])
+    deck = [c for c in r.deck if c < 52]
+    n = len(setup["players"])
+    seq = []
+    i = 0
+    while deck:
+        c = deck.pop(rand_below(len(deck)))
+        seq.append((i % n, c))
+        if c % 13 == 9 and c // 13 in (0, 3):   # J of clubs or spades
+            return i % n, seq
+        i += 1
+    return 0, seq
+
+
+def _start(app, dealer):
+    from euchre import Game
+    st = app.setup
+    g = Game(Rules(st["variant"], st["options"]), st["players"], dealer)
+    app.start_game(g)
+
+
+# ----- in game ------------------------------------------------------------------
+
+def game_menu(app):
+    items = [("Back to game", "game"), ("Scores", "scores"), ("Rules", "rules"),
+             ("Undo last input", "undo"), ("Settings", "settings"), ("Home", "home")]
+    return Menu("Game menu", items, _game_menu_pick)
+
+
+def _game_menu_pick(app, v):
+    if v == "game":
+        app.show_game()
+    elif v == "scores":
+        app.push(Scores())
+    elif v == "rules":
+        app.push(rules_view(app.game.rules))
+    elif v == "undo":
+        app.undo()
+    elif v == "settings":
+        app.push(settings(app))
+    else:
+        app.home()
+
+
+def rules_view(rules):
+    from euchre.notation import describe_rules
+    lines = [VARIANT_LABELS[rules.name] + ":"]
+    for d in describe_rules(rules):
+        lines += gfx.wrap(d)
+    return Message("Rules", lines)
+
+
+class Scores:
+    def handle(self, app, ev):
+        if ev == OK or ev == BACK:
+            app.back()
+
+    def draw(self, app, fb):
+        from bower.play import standings
+        g = app.game
+        gfx.bar(fb, "Scores: hand %d" % g.hand_no)
+        standings(app, fb, 10, None, -1 if g.result else g.dealer)
+        gfx.text(fb, "to %d" % g.rules.winning_score, 0, 56)
+
+
+def after_game(app):
+    items = [("New game, same", "same"), ("New game", "new"), ("Home", "home")]
+    return Menu("Game over", items, _after_pick, info=("players: same?",))
+
+
+def _after_pick(app, v):
+    g = app.game
+    if v == "same":
+        app.home()
+        new_game(app, keep=g)
+    elif v == "new":
+        app.home()
+        new_game(app)
+    else:
+        app.home()
+
+
+# ----- settings --------------------------------------------------------------------
+
+def settings(app):
+    s = app.store.settings
+    used, free = app.store.usage()
+    items = [(_row("Brightness", "%d%%" % (s["brightness"] * 100 // 255)), "brightness"),
+             (_row("Dim after", _secs(s["dim_s"])), "dim_s"),
+             (_row("Off after", _secs(s["off_s"])), "off_s"),
+             ("Button test", "test"),
+             (_row("Storage", "%dK free" % (free // 1024)), "about"),
+             (_row("Version", app.info.get("version", "?")), "about"),
+             ("Id " + app.info.get("device", "?")[:13], "about")]
+    return Menu("Settings", items, _settings_pick)
+
+
+def _secs(s):
+    if not s:
+        return "never"
+    return "%ds" % s if s < 60 else "%dm" % (s // 60)
+
+
+def _settings_pick(app, k):
+    if k == "test":
+        app.push(ButtonTest())
+        return
+    if k == "about":
+        app.push(about(app))
+        return
+    s = dict(app.store.settings)
+    choices = {"brightness": BRIGHTNESS, "dim_s": DIM_S, "off_s": OFF_S}[k]
+    i = choices.index(s[k]) if s[k] in choices else -1
+    s[k] = choices[(i + 1) % len(choices)]
+    app.store.save_settings(s)
+    app.contrast = s["brightness"]
+    cur = app.stack[-1].cursor
+    app.stack[-1] = settings(app)
+    app.stack[-1].cursor = cur
+    app.dirty = True
+
+
+class ButtonTest:
+    # Shows each button lit while it is held; hold BACK to leave.
+    live = True
+    _NAMES = ("UP", "DOWN", "OK", "BACK")
+
+    def __init__(self):
+        self.last = "none"
+
+    def handle(self, app, ev):
+        if ev == BACK_LONG:
+            app.back()
+            return
+        self.last = {UP: "UP", DOWN: "DOWN", OK: "OK", BACK: "BACK"}.get(ev, "long OK")
+        app.dirty = True
+
+    def draw(self, app, fb):
+        gfx.bar(fb, "Button test")
+        for i in range(4):
+            x = 2 + i * 32
+            on = app.pressed & (1 << i)
+            if on:
+                fb.fill_rect(x, 14, 28, 20, 1)
+            else:
+                fb.rect(x, 14, 28, 20, 1)
+            gfx.center(fb, self._NAMES[i][:3], 20, 0 if on else 1, x, 28)
+        gfx.text(fb, "last: " + self.last, 0, 40)
+        gfx.text(fb, "hold BACK: exit", 0, 56)

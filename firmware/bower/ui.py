@@ -1,0 +1,306 @@
+# The device's UI core: a pure state machine. Input events and the time go
+# in (``handle``, ``tick``), a 128x64 frame comes out (``render`` on any
+# object with the framebuf API). Nothing here touches hardware; ``board``
+# feeds it and ``display`` sends what changed.
+#
+# Screens form a stack. The game screens are not stored state: they are
+# rebuilt from the game after every input (``show_game``), so resuming a game
+# from flash brings back the same screen, and a menu can only ever offer what
+# ``Game.legal_actions()`` allows.
+
+from bower import gfx
+from bower.keys import UP, DOWN, OK, BACK, OK_LONG, BACK_LONG
+from euchre import IllegalAction
+
+SUITS = gfx.SUIT_CH
+SUIT_WORD = ("clubs", "diamonds", "hearts", "spades")
+TOAST_MS = 1800
+
+
+def card_label(text):
+    # "JH" -> "J" + heart glyph; jokers and twos as they are named.
+    if text == "HJ":
+        return "big joker"
+    if text == "LJ":
+        return "little joker"
+    return text[:-1] + SUITS["CDHS".index(text[-1])]
+
+
+def suit_of_text(s):
+    return SUITS["CDHS".index(s)]
+
+
+class Menu:
+    # A titled list of (label, value) rows with a cursor; ``info`` lines sit
+    # between the title bar and the rows. ``pick(app, value)`` runs on OK.
+
+    def __init__(self, title, items, pick=None, cursor=0, info=()):
+        self.title = title
+        self.items = items
+        self.pick = pick
+        self.cursor = cursor
+        self.info = info
+        self.top = 0
+
+    def handle(self, app, ev):
+        n = len(self.items)
+        if ev == UP or ev == DOWN:
+            if n:
+                self.cursor = (self.cursor + (1 if ev == DOWN else -1)) % n
+                app.dirty = True
+        elif ev == OK:
+            if n:
+                self.pick(app, self.items[self.cursor][1])
+        elif ev == BACK:
+            app.back()
+
+    def draw(self, app, fb):
+        gfx.bar(fb, self.title)
+        y = 8
+        for line in self.info:
+            gfx.text(fb, line, 0, y)
+            y += 8
+        rows = (64 - y) // 8
+        c = self.cursor
+        if c < self.top:
+            self.top = c
+        elif c >= self.top + rows:
+            self.top = c - rows + 1
+        items = self.items
+        end = min(len(items), self.top + rows)
+        for i in range(self.top, end):
+            gfx.row(fb, items[i][0], y, i == c)
+            y += 8
+        if self.top:
+            _arrow(fb, 8 + 8 * len(self.info), True)
+        if end < len(items):
+            _arrow(fb, 56, False)
+
+
+def _arrow(fb, y, up):
+    # A small scroll mark at the right edge of the row at y.
+    for i in range(3):
+        yy = y + 2 + (i if up else 2 - i)
+        fb.hline(124 - i, yy, 1 + 2 * i, 2)
+
+
+class Message:
+    # Lines of text; OK or BACK closes it (``done`` runs first).
+
+    def __init__(self, title, lines, done=None):
+        self.title = title
+        self.lines = lines
+        self.done = done
+        self.top = 0
+
+    def handle(self, app, ev):
+        if ev == UP or ev == DOWN:
+            top = self.top + (1 if ev == DOWN else -1)
+            if 0 <= top <= max(0, len(self.lines) - 7):
+                self.top = top
+                app.dirty = True
+        elif ev == OK or ev == BACK:
+            app.back()
+            if self.done:
+                self.done(app)
+
+    def draw(self, app, fb):
+        gfx.bar(fb, self.title)
+        y = 8
+        for line in self.lines[self.top:self.top + 7]:
+            gfx.text(fb, line, 0, y)
+            y += 8
+
+
+class App:
+    # The whole device UI. ``store``: bower.store.Store; ``info``: version,
+    # device id, board configuration; ``rand_below(n)``: randomness for the
+    # first-dealer draw (tests pass a fixed one).
+
+    def __init__(self, store, info=None, rand_below=None, now_ms=0):
+        self.store = store
+        self.info = info or {}
+        self.rand_below = rand_below or _rand_below
+        self.game = None
+        self.stack = []
+        self.dirty = True
+        self.asleep = False
+        self.contrast = 255
+        self.toast = ""
+        self.toast_until = 0
+        self.last_input = now_ms
+        self.now = now_ms
+        self.by_trick = False     # trick-by-trick entry chosen for this hand
+        self.acked = 0            # hand number whose result was acknowledged
+        self.pressed = 0          # raw button mask (button test)
+        self.setup = None         # settings of the game being set up
+        self._apply_brightness()
+        r = store.resume()
+        if r:
+            self.game = r[0]
+            self.show_game()
+        else:
+            self.home()
+        for w in store.warnings:
+            self.notify(w)
+
+    # ----- input and time ------------------------------------------------
+
+    def handle(self, ev, now_ms):
+        self.now = now_ms
+        self.last_input = now_ms
+        if self.asleep:
+            # The first press only wakes the display.
+            self.asleep = False
+            self._apply_brightness()
+            self.dirty = True
+            return
+        if self.contrast != self._brightness():
+            self._apply_brightness()
+        top = self.stack[-1]
+        if ev == BACK_LONG and getattr(top, "game_screen", False):
+            self.undo()
+        elif ev == OK_LONG and getattr(top, "game_screen", False):
+            self.game_menu()
+        else:
+            top.handle(self, ev)
+
+    def tick(self, now_ms):
+        self.now = now_ms
+        if self.toast and now_ms >= self.toast_until:
+            self.toast = ""
+            self.dirty = True
+        s = self.store.settings
+        idle = now_ms - self.last_input
+        if s["off_s"] and idle >= s["off_s"] * 1000:
+            if not self.asleep:
+                self.asleep = True
+                self.dirty = True
+        elif s["dim_s"] and idle >= s["dim_s"] * 1000:
+            dim = max(1, self._brightness() // 8)
+            if self.contrast != dim:
+                self.contrast = dim
+
+    def buttons_seen(self, mask):
+        # Raw pressed-buttons mask from the board loop (button test screen).
+        if mask != self.pressed:
+            self.pressed = mask
+            if getattr(self.stack[-1], "live", False):
+                self.dirty = True
+
+    def render(self, fb):
+        fb.fill(0)
+        self.stack[-1].draw(self, fb)
+        if self.toast:
+            fb.fill_rect(0, 56, 128, 8, 0)
+            fb.hline(0, 55, 128, 1)
+            gfx.text(fb, self.toast[:16], 0, 56)
+        self.dirty = False
+
+    def notify(self, text):
+        # A one-line note over the bottom row for a moment.
+        self.toast = text
+        self.toast_until = self.now + TOAST_MS
+        self.dirty = True
+
+    def _brightness(self):
+        return self.store.settings["brightness"]
+
+    def _apply_brightness(self):
+        self.contrast = self._brightness()
+
+    # ----- the screen stack ----------------------------------------------
+
+    def push(self, screen):
+        self.stack.append(screen)
+        self.dirty = True
+
+    def back(self):
+        if len(self.stack) > 1:
+            self.stack.pop()
+            self.dirty = True
+
+    def replace(self, screen):
+        self.stack[-1] = screen
+        self.dirty = True
+
+    def home(self):
+        from bower.screens import home
+        self.stack = [home(self)]
+        self.dirty = True
+
+    def game_menu(self):
+        from bower.screens import game_menu
+        self.push(game_menu(self))
+
+    # ----- the game --------------------------------------------------------
+
+    def start_game(self, game):
+        store = self.store
+        if store.low_space():
+            store.make_room()
+        store.new_game(game, self.clock())
+        self.game = game
+        self.by_trick = False
+        self.acked = 0
+        self.show_game()
+        if store.low_space():
+            self.notify("storage low: sync")
+
+    def clock(self):
+        # Seconds since 1970 as set by the computer (0 if never set).
+        t = self.info.get("time")
+        return t() + self.store.clock_offset if t else 0
+
+    def show_game(self):
+        # Rebuild the game screen from the game state (after any input).
+        from bower.play import game_screen
+        self.stack = [game_screen(self)]
+        self.dirty = True
+
+    def act(self, text):
+        # Apply one input to the game, write it to flash, move on.
+        g = self.game
+        hand_no = g.hand_no
+        try:
+            g.apply(text)
+        except IllegalAction as e:
+            self.notify(str(e))
+            return
+        self.store.record(g, text)
+        if g.hand_no != hand_no:
+            self.by_trick = False
+        self.show_game()
+
+    def undo(self):
+        # Take back the last input (long BACK), down to the game's start.
+        g = self.game
+        try:
+            g.undo()
+        except IllegalAction:
+            if not g.event_count():
+                self.notify("nothing to undo")
+                return
+            # Resumed from a checkpoint: the earlier hands are on flash.
+            g = self.game = self.store.load_full()
+            g.undo()
+        self.store.record(g, "undo")
+        self.acked = 0
+        self.by_trick = False
+        self.show_game()
+        self.notify("undone")
+
+    def ack_hand(self):
+        self.acked = self.game.hand_no
+        self.show_game()
+
+
+def _rand_below(n):
+    from random import getrandbits
+    bits = 1
+    while (1 << bits) < n:
+        bits += 1
+    while True:
+        r = getrandbits(bits)
+        if r < n:
+            return r

@@ -1,0 +1,256 @@
+# Test kit for the UI core (CPython and MicroPython): an in-memory store with
+# the Store API, a canvas that records the text drawn on it, and a driver
+# that plays inputs through real key presses.
+
+from euchre import log as L
+from euchre.log import replay_lines
+from bower import keys as K
+from bower.ui import App
+
+DEFAULT_SETTINGS = {"brightness": 255, "dim_s": 60, "off_s": 600, "names": 0}
+
+
+class MemStore:
+    # The bower.store.Store API over memory (UI tests; the real store has
+    # its own suites). Keeps every game's log text like the flash would.
+
+    def __init__(self, roster=None):
+        self.settings = dict(DEFAULT_SETTINGS)
+        self.roster = list(roster or [])
+        self.clock_offset = 0
+        self.warnings = []
+        self.logs = {}          # id -> list of lines
+        self.current = None
+        self.records = 0
+        self.space_low = False
+
+    def save_settings(self, d):
+        self.settings = dict(d)
+
+    def resume(self):
+        if self.current is None:
+            return None
+        game, dropped = replay_lines(self.logs[self.current])
+        if game.result:
+            return None
+        return game, {}
+
+    def load_full(self):
+        return replay_lines(self.logs[self.current])[0]
+
+    def new_game(self, game, started=0):
+        gid = "g%04d" % (len(self.logs) + 1)
+        h = L.header_payload(game)
+        h["id"] = gid
+        self.logs[gid] = [L.encode_line(h)]
+        self.current = gid
+        return gid
+
+    def record(self, game, text):
+        self.logs[self.current].append(L.encode_line(text))
+        self.records += 1
+
+    def low_space(self):
+        return self.space_low
+
+    def make_room(self):
+        return []
+
+    def usage(self):
+        return (sum([len("".join(v)) for v in self.logs.values()]), 500000)
+
+
+class Canvas:
+    # framebuf-like: pixels in a bytearray (MONO_VLSB), and every text call
+    # recorded so tests can ask what is on screen.
+
+    def __init__(self):
+        self.buffer = bytearray(1024)
+        self.texts = []
+
+    def fill(self, c):
+        v = 255 if c else 0
+        for i in range(1024):
+            self.buffer[i] = v
+        self.texts = []
+
+    def pixel(self, x, y, c=None):
+        if 0 <= x < 128 and 0 <= y < 64:
+            i = (y >> 3) * 128 + x
+            if c is None:
+                return (self.buffer[i] >> (y & 7)) & 1
+            if c:
+                self.buffer[i] |= 1 << (y & 7)
+            else:
+                self.buffer[i] &= ~(1 << (y & 7))
+
+    def fill_rect(self, x, y, w, h, c):
+        for yy in range(y, y + h):
+            for xx in range(x, x + w):
+                self.pixel(xx, yy, c)
+
+    def rect(self, x, y, w, h, c, f=False):
+        if f:
+            self.fill_rect(x, y, w, h, c)
+            return
+        self.hline(x, y, w, c)
+        self.hline(x, y + h - 1, w, c)
+        self.vline(x, y, h, c)
+        self.vline(x + w - 1, y, h, c)
+
+    def hline(self, x, y, w, c):
+        self.fill_rect(x, y, w, 1, c)
+
+    def vline(self, x, y, h, c):
+        self.fill_rect(x, y, 1, h, c)
+
+    def line(self, x0, y0, x1, y1, c):
+        self.pixel(x0, y0, c)
+
+    def text(self, s, x, y, c=1):
+        self.texts.append((y, x, s))
+
+    def screen_text(self):
+        # Text on screen, one string per text row, in reading order.
+        rows = {}
+        for y, x, s in sorted(self.texts):
+            rows.setdefault(y, []).append(s)
+        return [" ".join(rows[y]) for y in sorted(rows)]
+
+
+class Driver:
+    # Plays a device through key presses only, counting them.
+
+    def __init__(self, app=None, store=None, rand=None):
+        self.store = store or MemStore(["Ann", "Bob", "Cy", "Di", "Eve"])
+        self.app = app or App(self.store, {"version": "test", "device": "e6614103e7"}, rand)
+        self.now = 0
+        self.presses = 0
+        self.canvas = Canvas()
+
+    def press(self, ev, n=1):
+        for _ in range(n):
+            self.now += 150
+            self.presses += 1
+            self.app.handle(ev, self.now)
+            self.app.tick(self.now)
+
+    def keys(self, text):
+        for ev in K.parse_keys(text):
+            self.press(ev)
+
+    def top(self):
+        return self.app.stack[-1]
+
+    def screen(self):
+        self.app.render(self.canvas)
+        return self.canvas.screen_text()
+
+    def choose(self, value=None, label=None):
+        # Move the cursor to the row whose value (or label start) matches,
+        # the short way round, then OK. Returns the presses used.
+        m = self.top()
+        items = m.items
+        idx = None
+        for i in range(len(items)):
+            lab, v = items[i]
+            if (value is not None and v == value) or (label is not None and lab.startswith(label)):
+                idx = i
+                break
+        if idx is None:
+            raise AssertionError("no row %r/%r on %r: %r" % (value, label, m.title, [x[0] for x in items]))
+        before = self.presses
+        n = len(items)
+        down = (idx - m.cursor) % n
+        if down <= n - down:
+            self.press(K.DOWN, down)
+        else:
+            self.press(K.UP, n - down)
+        self.press(K.OK)
+        return self.presses - before
+
+    def enter(self, event):
+        # Enter one engine event the way a person would, through menus
+        # (acknowledging a finished hand's result first).
+        m = self.top()
+        if not hasattr(m, "items"):
+            self.press(K.OK)
+            m = self.top()
+        values = [v for _, v in m.items]
+        if event in values:
+            return self.choose(event)
+        word = event.split(" ")[0]
+        if event.startswith("tricks") or event.startswith("won"):
+            if "by trick" in values and event.startswith("won"):
+                self.choose("by trick")
+                return self.enter(event)
+        for lab, v in m.items:
+            if isinstance(v, tuple) and event in v[1]:
+                self.choose(v)
+                return self.choose(event)
+        raise AssertionError("cannot enter %r on %r: %r" % (event, m.title, values))
+
+    def new_game(self, variant, options=None, players=None, dealer=0):
+        # Set up a game through the menus (home -> new game -> ...).
+        from bower.screens import VARIANT_LABELS
+        self.choose("new")
+        self.choose(variant)
+        for k, v in (options or {}).items():
+            # Cycle the option until it has the wanted value.
+            for _ in range(12):
+                if self.app.setup["options"][k] == v:
+                    break
+                self.choose(k)
+            if self.app.setup["options"][k] != v:
+                raise AssertionError("option %s never became %r" % (k, v))
+        self.choose("next")
+        if players:
+            for i in range(len(players)):
+                self.choose(i)
+                self.choose(players[i])
+        self.choose("next")
+        self.choose(dealer)
+
+
+class Rng:
+    # xorshift32: the same numbers on CPython and MicroPython (whose random
+    # module has no Random class).
+
+    def __init__(self, seed):
+        self.x = (seed * 2654435761 + 1) & 0xFFFFFFFF or 1
+
+    def next(self):
+        x = self.x
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.x = x
+        return x
+
+    def randrange(self, n):
+        return self.next() % n
+
+    def random(self):
+        return self.next() / 4294967296.0
+
+
+def table_game(variant, seed, options=None, max_events=2000):
+    # A whole table-mode game as events: a seeded player that mostly bids,
+    # names partners and reports tricks, and now and then claims, reneges,
+    # declares or calls a misdeal.
+    from euchre import Game, Rules
+    rnd = Rng(seed)
+    g = Game(Rules(variant, options or {}))
+    out = []
+    rare = ("redeal", "renege", "claim", "throwin", "farmers", "twos", "acenoface", "ninetens")
+    while not g.result and len(out) < max_events:
+        legal = g.legal_actions()
+        common = [a for a in legal if a.split(" ")[0] not in rare]
+        pool = legal if (rnd.random() < 0.03 or not common) else common
+        if g.hand.phase == 5 and "pass" in pool and rnd.random() < 0.5:
+            a = "pass"
+        else:
+            a = pool[rnd.randrange(len(pool))]
+        g.apply(a)
+        out.append(a)
+    return out, g
