@@ -57,6 +57,7 @@ class Game:
         self._deals = []        # dealt cards of card-mode hands, in order
         self._base = 0          # events before _ids[0] (after restore)
         self._restored = None   # the checkpoint restored from, if any
+        self._last_before = None  # last_hand before the final hand (game over)
         self.hand = Hand(self.rules, self.dealer, self.cards)
 
     # ----- the state API (delegates to the current hand) -----------------
@@ -119,6 +120,7 @@ class Game:
                 self.scores[p] += h.points[p]
             self.result = game_result(self.rules, self.scores, before)
             self._before = before
+            self._last_before = self.last_hand
         self.last_hand = h
         if h.result != REDEAL:
             self.dealer = (self.dealer + 1) % self.rules.num_players
@@ -174,12 +176,20 @@ class Game:
         # ``[events, hand_no, dealer, score, ...]``: ``events`` is how many
         # events came before the hand. ``restore`` rebuilds the game from it,
         # so resuming never replays earlier hands.
+        # When a hand came before, its outcome follows (``result``, ``reason``,
+        # ``points``...) so a resumed device can still show it.
         h = self.hand
         if self.result:  # over: the start of the last hand
-            return [self._base + len(self._ids) - h.events, self.hand_no - 1,
-                    h.dealer] + self._before
-        return [self._base + len(self._ids) - h.events,
-                self.hand_no, self.dealer] + self.scores
+            ck = [self._base + len(self._ids) - h.events, self.hand_no - 1,
+                  h.dealer] + self._before
+            last = self._last_before
+        else:
+            ck = [self._base + len(self._ids) - h.events,
+                  self.hand_no, self.dealer] + self.scores
+            last = self.last_hand
+        if last is not None:
+            ck += [last.result, last.reason] + list(last.points or [0] * len(self.scores))
+        return ck
 
     def restore(self, ck):
         # Continue from a ``checkpoint()`` (then apply the hand's events).
@@ -188,13 +198,15 @@ class Game:
         #
         # :raises ValueError: a checkpoint that does not fit this game.
         n = self.rules.num_players
-        if len(ck) != 3 + n or not 0 <= ck[2] < n or ck[1] < 1 or ck[0] < 0:
+        if len(ck) not in (3 + n, 5 + 2 * n) or not 0 <= ck[2] < n or ck[1] < 1 or ck[0] < 0:
             raise ValueError("bad checkpoint %r" % (ck,))
         self._reset()
+        if len(ck) > 3 + n:
+            self.last_hand = HandSummary(ck[3 + n], ck[4 + n], ck[5 + n:])
         self._base = ck[0]
         self.hand_no = ck[1]
         self.dealer = ck[2]
-        self.scores = list(ck[3:])
+        self.scores = list(ck[3:3 + n])
         self._restored = ck
         self.hand = Hand(self.rules, self.dealer, self.cards)
 
@@ -227,6 +239,15 @@ class Game:
 
     def __repr__(self):
         return "<Game %s hand %d scores %r>" % (self.rules.name, self.hand_no, self.scores)
+
+
+class HandSummary:
+    # How a hand ended, without the hand (a restored game's ``last_hand``).
+
+    def __init__(self, result, reason, points):
+        self.result = result
+        self.reason = reason
+        self.points = list(points)
 
 
 def game_from_header(header):

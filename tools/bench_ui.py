@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Device UI figures (`make bench`).
+
+    .venv/bin/python tools/bench_ui.py [--games 20]
+
+1. Key presses per hand for a scripted typical hand (Classic, Five-Handed),
+   and the mean over whole seeded table-mode games of every variant, all
+   entered through the real UI by pressing keys (the shortest way round
+   each menu) -- acknowledging each hand's result included.
+2. I2C bytes per key press over a scripted Five-Handed game: the real
+   ssd1306 driver and bower.display behind a fake I2C bus with an SSD1306
+   model (median, 90th percentile, max; a full frame for comparison).
+3. MicroPython 1.27 (wasm, via tests/mpy/run_script.mjs and
+   tools/bench_ui_mpy.py): time per input (handle + render + flush) and the
+   peak gc.mem_alloc() of live objects during a full Five-Handed game with
+   the engine, UI, store, link and display all imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "tests", "firmware"))
+
+from bower_host import devicesim  # noqa: E402
+
+devicesim.install()
+
+from uikit import Driver, table_game  # noqa: E402
+
+TYPICAL = {
+    # Hearts turned, the second bidder orders, the makers take three.
+    "classic": ["up H", "pass", "order", "tricks 3"],
+    # Spades turned, the second bidder orders and calls the right bower;
+    # tricks maker, partner, maker, defender, maker; the partner revealed.
+    "five": ["up S", "pass", "order", "partner JS", "won 2", "won 4", "won 2", "won 1", "won 2",
+             "reveal 4"],
+}
+TARGETS = {"classic": 8, "five": 14}
+
+
+def presses_for(variant, events):
+    d = Driver()
+    d.new_game(variant)
+    d.presses = 0
+    for e in events:
+        d.enter(e)
+    d.press(3)  # OK: acknowledge the hand's result
+    return d.presses
+
+
+def presses_over_games(variant, games):
+    per_hand = []
+    for seed in range(1, games + 1):
+        events, ref = table_game(variant, seed)
+        d = Driver()
+        d.new_game(variant)
+        d.presses = 0
+        for e in events:
+            d.enter(e)
+        per_hand.append(d.presses / max(1, ref.hand_no - 1))
+    return statistics.mean(per_hand)
+
+
+def i2c_per_press(variant="five", seed=4):
+    from bower.display import Display
+    import ssd1306
+    bus = devicesim.FakeI2C()
+    drv = ssd1306.SSD1306_I2C(128, 64, bus, 0x3C)
+    disp = Display(drv)
+    d = Driver()
+    app = d.app
+    app.render(disp.fb)
+    full = disp.show()
+    sizes = []
+    orig = d.press
+
+    def press(ev, n=1):
+        for _ in range(n):
+            orig(ev)
+            sent = 0
+            if app.dirty:
+                app.render(disp.fb)
+                sent = disp.show()
+            sizes.append(sent)
+    d.press = press
+    d.new_game(variant)
+    events, _ = table_game(variant, seed)
+    for e in events:
+        d.enter(e)
+    model = bus.device if hasattr(bus, "device") else None
+    if model is not None and bytes(model.gddram) != bytes(drv.buffer):
+        raise SystemExit("the SSD1306 model's RAM differs from the frame buffer")
+    return full, sizes
+
+
+def micropython_figures():
+    node = shutil.which("node")
+    if not node:
+        return None
+    cmd = [node, os.path.join(REPO, "tests", "mpy", "run_script.mjs"), os.path.join(REPO, "tools", "bench_ui_mpy.py")]
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
+    if proc.returncode:
+        raise SystemExit("MicroPython UI bench failed:\n" + proc.stdout + proc.stderr)
+    out = {}
+    for line in proc.stdout.splitlines():
+        if line.startswith("RESULT "):
+            _, k, v = line.split(" ", 2)
+            out[k] = v
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=10, help="seeded games per variant for the mean")
+    args = ap.parse_args(argv)
+    print("== Device UI: key presses per hand (each hand's result acknowledged) ==")
+    for v, evs in TYPICAL.items():
+        n = presses_for(v, evs)
+        print("  typical %-12s %3d presses  target <= %d  %s" % (v, n, TARGETS[v], "PASS" if n <= TARGETS[v] else "MISS"))
+        print("      events: " + ", ".join(evs))
+    for v in ("classic", "five", "callpartner", "ultimate"):
+        print("  mean over %d seeded games, %-12s %.1f presses/hand" % (args.games, v, presses_over_games(v, args.games)))
+    print()
+    print("== I2C bytes per key press (scripted Five-Handed game, real driver, SSD1306 model) ==")
+    full, sizes = i2c_per_press()
+    sent = sorted(sizes)
+    print("  presses %d; full frame %d bytes" % (len(sizes), full))
+    print("  median %d, 90th pct %d, max %d bytes; presses that sent nothing: %d" % (
+        statistics.median(sent), sent[int(len(sent) * 0.9)], sent[-1], sent.count(0)))
+    print("  target: median <= 400 %s; max <= one full frame plus addressing (%d) %s" % (
+        "PASS" if statistics.median(sent) <= 400 else "MISS", full, "PASS" if sent[-1] <= full else "MISS"))
+    print()
+    print("== MicroPython 1.27 (wasm): full Five-Handed game through the UI ==")
+    mp = micropython_figures()
+    if mp is None:
+        print("  node not found: skipped")
+        return 0
+    for k in sorted(mp):
+        print("  %-28s %s" % (k, mp[k]))
+    peak = int(mp.get("peak_alloc", "0"))
+    print("  target: peak <= 64 KB %s" % ("PASS" if peak <= 64 * 1024 else "MISS"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
