@@ -67,15 +67,16 @@ def right(fb, s, y, c=1, x1=W):
 
 
 def bar(fb, s, y=0):
-    # An inverted title bar, one 8-pixel page high.
-    fb.fill_rect(0, y, W, 8, 1)
+    # An inverted title bar in one 8-pixel page; its bottom pixel row stays
+    # dark so a selected row right below it reads as separate.
+    fb.fill_rect(0, y, W, 7, 1)
     text(fb, s[:16], 0, y, 0)
 
 
 def row(fb, s, y, selected):
-    # A menu row: inverted when selected.
+    # A menu row: inverted when selected (7 rows high, as the title bar).
     if selected:
-        fb.fill_rect(0, y, W, 8, 1)
+        fb.fill_rect(0, y, W, 7, 1)
     text(fb, s[:16], 0, y, 0 if selected else 1)
 
 

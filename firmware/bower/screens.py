@@ -218,10 +218,13 @@ def _game_menu_pick(app, v):
 
 
 def rules_view(rules):
-    from euchre.notation import describe_rules
-    lines = [VARIANT_LABELS[rules.name] + ":"]
-    for d in describe_rules(rules):
-        lines += gfx.wrap(d)
+    # The game's rule set: the variant, its shape, then every option.
+    lines = [VARIANT_LABELS[rules.name] + " Euchre"[:16 - len(VARIANT_LABELS[rules.name])],
+             "%d players, %d cd" % (rules.num_players, len(rules.deck)),
+             "teams" if rules.teams else "each for self"]
+    opts = rules.options
+    for k in sorted(opts):
+        lines.append(_row(SHORT[k], opts[k]))
     return Message("Rules", lines)
 
 

@@ -1,0 +1,170 @@
+"""Golden screens: every screen type of the device, per variant, drawn by the
+UI core into MicroPython's framebuf (CPython shim, MicroPython's own font) and
+compared pixel for pixel with tests/firmware/golden/<name>.txt ('#' lit).
+
+After an intended change of the look, regenerate with
+``BOWER_REGOLDEN=1 .venv/bin/python -m pytest tests/firmware/test_golden_screens.py``
+and review the diff (``bower sim --keys ... --screenshot`` shows them large).
+"""
+
+import os
+import sys
+
+from bower_host import devicesim
+devicesim.install()
+import framebuf  # noqa: E402
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__)))
+
+from uikit import Driver, Rng  # noqa: E402
+from bower import keys as K  # noqa: E402
+
+GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
+
+
+def bitmap(app):
+    buf = bytearray(1024)
+    fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+    app.render(fb)
+    rows = []
+    for y in range(64):
+        rows.append("".join("#" if buf[(y >> 3) * 128 + x] >> (y & 7) & 1 else "." for x in range(128)))
+    return "\n".join(rows) + "\n"
+
+
+def drive(variant, events, options=None, players=("Ann", "Bob", "Cy", "Di", "Eve")):
+    d = Driver(rand=Rng(7).randrange)
+    d.new_game(variant, options, list(players[:5 if variant in ("five", "callpartner") else 4]))
+    for e in events:
+        d.enter(e)
+    return d
+
+
+SCENARIOS = {
+    "home": lambda: Driver(),
+    "new_game": lambda: _keys(Driver(), "o"),
+    "options_classic": lambda: _path(Driver(), ["new", "classic"]),
+    "options_five": lambda: _path(Driver(), ["new", "five"]),
+    "players_classic": lambda: _path(Driver(), ["new", "classic", "next"]),
+    "player_picker": lambda: _path(Driver(), ["new", "classic", "next", 1]),
+    "first_dealer": lambda: _path(Driver(), ["new", "five", "next", "next"]),
+    "black_jack_draw": lambda: _path(Driver(rand=Rng(3).randrange), ["new", "classic", "next", "next", -1]),
+    "settings": lambda: _path(Driver(), ["settings"]),
+    "about": lambda: _path(Driver(), ["about"]),
+    "button_test": lambda: _buttons(),
+}
+for v in ("classic", "five", "callpartner", "ultimate"):
+    SCENARIOS["upcard_" + v] = (lambda v=v: drive(v, []))
+    SCENARIOS["bid1_" + v] = (lambda v=v: drive(v, ["up H"]))
+    SCENARIOS["bid2_" + v] = (lambda v=v: drive(v, ["up H"] + ["pass"] * (5 if v in ("five", "callpartner") else 4)))
+SCENARIOS.update({
+    "name_two_five": lambda: drive("five", ["up 2S"]),
+    "joker_bid_ultimate": lambda: drive("ultimate", ["up HJ"]),
+    "declare_classic": lambda: _sub(drive("classic", ["up H"], {"farmers": True}), "declare"),
+    "defend_classic": lambda: drive("classic", ["up H", "order alone"], {"defend_alone": True}),
+    "partner_card_five": lambda: drive("five", ["up S", "pass", "order"]),
+    "partner_card_callpartner": lambda: drive("callpartner", ["up S", "pass", "order"]),
+    "makers_took_classic": lambda: drive("classic", ["up H", "pass", "order"]),
+    "makers_took_ultimate": lambda: drive("ultimate", ["up C", "order"]),
+    "trick_classic": lambda: _path(drive("classic", ["up H", "pass", "order"]), ["by trick"]),
+    "trick_five": lambda: drive("five", ["up S", "pass", "order", "partner JS", "won 2"]),
+    "trick_callpartner": lambda: drive("callpartner", ["up S", "order", "partner AH", "won 2"]),
+    "more_five": lambda: _sub(drive("five", ["up S", "pass", "order", "partner JS"]), "more"),
+    "claim_classic": lambda: _sub(drive("classic", ["up H", "pass", "order"]), "claim"),
+    "reveal_five": lambda: drive("five", ["up S", "pass", "order", "partner JS"] + ["won 2", "won 4", "won 2", "won 1", "won 2"]),
+    "hand_over_classic": lambda: drive("classic", ["up H", "pass", "order", "tricks 5"]),
+    "hand_over_euchred_classic": lambda: drive("classic", ["up H", "pass", "order", "tricks 2"]),
+    "hand_over_five": lambda: drive("five", ["up S", "pass", "order", "partner JS"] + ["won 2", "won 4", "won 2", "won 1", "won 2", "reveal 4"]),
+    "hand_over_callpartner": lambda: drive("callpartner", ["up S", "order", "partner AH", "won 2", "won 2", "won 3", "won 3", "won 4", "reveal 3"]),
+    "hand_over_ultimate": lambda: drive("ultimate", ["up C", "order", "tricks 11"]),
+    "misdeal_classic": lambda: drive("classic", ["redeal"]),
+    "game_menu": lambda: _keys(drive("classic", ["up H"]), "O"),
+    "scores_five": lambda: _menu_scores(drive("five", ["up S", "pass", "order", "partner JS"] + ["won 2"] * 5)),
+    "rules_classic": lambda: _path(_keys(drive("classic", [], {"std": True, "canadian": True}), "O"), ["rules"]),
+    "game_over_classic": lambda: drive("classic", ["up H", "order alone", "tricks 5"] * 3, {"winning_score": 10}),
+    "game_over_five_draw": lambda: _five_draw(),
+    "after_game": lambda: _keys(drive("classic", ["up H", "order alone", "tricks 5"] * 3), "o"),
+})
+
+
+def _keys(d, keys):
+    d.keys(keys)
+    return d
+
+
+def _path(d, values):
+    for v in values:
+        d.choose(v)
+    return d
+
+
+def _sub(d, kind):
+    for label, v in d.top().items:
+        if isinstance(v, tuple) and v[0] == kind:
+            d.choose(v)
+            return d
+    raise AssertionError("no %s row" % kind)
+
+
+def _menu_scores(d):
+    d.press(K.OK)          # acknowledge the hand
+    d.keys("O")            # game menu
+    d.choose("scores")
+    return d
+
+
+def _buttons():
+    d = _path(Driver(), ["settings", "test"])
+    d.app.buttons_seen(0b0101)
+    d.press(K.DOWN)
+    return d
+
+
+def _five_draw():
+    # Five-Handed, alternate ending: two players reach 10 in the same hand
+    # from the same score -> a draw.
+    from euchre import Game, Rules
+    d = drive("five", [], {"alternate_ending": True, "winning_score": 5})
+    g = d.app.game
+    while not g.result:
+        legal = g.legal_actions()
+        # The maker (seat after dealer) orders and calls the next seat's card;
+        # both take tricks every hand: they march together.
+        h = g.hand
+        if h.phase == 5:
+            e = "order" if "order" in legal else legal[0]
+        elif h.phase == 8:
+            e = [a for a in legal if a.startswith("partner")][0]
+        elif h.phase == 13:
+            e = "won %d" % (h.maker if h.tricks[h.maker] < 3 else (h.maker + 1) % 5)
+        elif h.phase == 14:
+            e = "reveal %d" % ((h.maker + 1) % 5)
+        else:
+            e = [a for a in legal if a != "redeal"][0]
+        d.enter(e)
+        g = d.app.game
+    return d
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_golden_screen(name):
+    d = SCENARIOS[name]()
+    got = bitmap(d.app)
+    path = os.path.join(GOLDEN, name + ".txt")
+    if os.environ.get("BOWER_REGOLDEN") or not os.path.exists(path):
+        if not os.environ.get("BOWER_REGOLDEN"):
+            pytest.fail("no golden file %s: run with BOWER_REGOLDEN=1 to create it" % path)
+        with open(path, "w") as f:
+            f.write(got)
+        return
+    with open(path) as f:
+        want = f.read()
+    if got != want:
+        diff = [i for i, (a, b) in enumerate(zip(got.splitlines(), want.splitlines())) if a != b]
+        pytest.fail("screen %s differs from its golden file in rows %s:\n%s" % (name, diff[:8], got))
+
+
+def test_every_golden_file_has_a_scenario():
+    names = set(n[:-4] for n in os.listdir(GOLDEN) if n.endswith(".txt"))
+    assert names == set(SCENARIOS)
