@@ -296,11 +296,10 @@ class App:
 
 
 def _rand_below(n):
-    from random import getrandbits
-    bits = 1
-    while (1 << bits) < n:
-        bits += 1
+    # Uniform in 0..n-1 from the hardware RNG (os.urandom on the Pico).
+    from os import urandom
     while True:
-        r = getrandbits(bits)
-        if r < n:
-            return r
+        b = urandom(2)
+        r = b[0] << 8 | b[1]
+        if r < 65536 - 65536 % n:
+            return r % n
