@@ -1,0 +1,513 @@
+"""The game library commands: ``games``, ``show``, ``export``, ``stats``, ``plot``.
+
+They read the SQLite library (``bower_host.db``; ``--db`` or ``$BOWER_DB``
+picks another file) that ``bower sync`` fills. Everything shown comes from
+the engine's replay of each game's log, stored per hand: no rules here.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from euchre import Rules
+from euchre.notation import describe_rules
+from euchre.rules import VARIANTS
+
+from bower_host.cli import CommandError
+from bower_host.db import Library, LibraryError, replay
+from bower_host import egn
+
+FORMATS = ("csv", "json", "egn")
+STAT_FORMATS = ("table", "csv", "json")
+MAX_SEATS = 5
+
+
+# ----- helpers ----------------------------------------------------------------
+
+def open_library(path) -> Library:
+    try:
+        return Library(path)
+    except LibraryError as e:
+        raise CommandError(str(e))
+
+
+def _nonempty(lib: Library) -> None:
+    if lib.count() == 0:
+        raise CommandError(f"the game library {lib.path} is empty: sync a device first (bower sync)")
+
+
+def resolve(lib: Library, ref: str) -> dict:
+    """The one game ``ref`` names (DB id, ``device/game id`` or a game id).
+
+    :raises CommandError: no such game, or several match.
+    """
+    _nonempty(lib)
+    found = lib.find(ref)
+    if not found:
+        raise CommandError(f"no game {ref!r} in the library: give its number or device/id from 'bower games'")
+    if len(found) > 1:
+        which = ", ".join(f"{g['id']} ({g['device']}/{g['game_key']})" for g in found)
+        raise CommandError(f"{ref!r} names several games: {which}; give the number or device/id")
+    return found[0]
+
+
+def _date(ts) -> str:
+    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M") if ts else "-"
+
+
+def _iso(ts) -> str | None:
+    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") if ts else None
+
+
+def _title(variant: str) -> str:
+    return VARIANTS[variant]["title"] if variant in VARIANTS else variant
+
+
+def _teams(g: dict) -> bool:
+    return VARIANTS.get(g["variant"], {}).get("teams", True)
+
+
+def sides(g: dict) -> list[tuple[str, list[int]]]:
+    """``[(label, seats)]``: the two partnerships, or each player."""
+    p = g["players"]
+    if _teams(g) and len(p) == 4:
+        return [(f"{p[0]} & {p[2]}", [0, 2]), (f"{p[1]} & {p[3]}", [1, 3])]
+    return [(name, [s]) for s, name in enumerate(p)]
+
+
+def _players_text(g: dict) -> str:
+    labels = [label for label, _ in sides(g)]
+    return " v ".join(labels) if _teams(g) else ", ".join(labels)
+
+
+def _score_text(g: dict, scores: list) -> str:
+    return "-".join(str(scores[seats[0]]) for _, seats in sides(g))
+
+
+def result_text(g: dict) -> str:
+    """``Ann & Cy won 10-8``, ``Eve won with 11``, ``shared: Ann, Eve with 10``,
+    ``in progress 6-4``."""
+    sd = sides(g)
+    sc = g["scores"]
+    if not g["finished"]:
+        if _teams(g):
+            return f"in progress {_score_text(g, sc)}"
+        top = max(sc)
+        return "in progress, leading: " + ", ".join(l for l, s in sd if sc[s[0]] == top) + f" {top}"
+    won = [(label, seats) for label, seats in sd if seats[0] in (g["winners"] or [])]
+    names = ", ".join(label for label, _ in won)
+    if _teams(g) and len(won) == 1:
+        rest = [str(sc[seats[0]]) for _, seats in sd if seats not in [w[1] for w in won]]
+        return f"{names} won {sc[won[0][1][0]]}-{'-'.join(rest)}"
+    kind = g["result"]
+    with_ = f" with {sc[won[0][1][0]]}" if won else ""
+    if kind == "win":
+        return f"{names} won{with_}"
+    return f"{kind}: {names}{with_}"
+
+
+def _console():
+    from rich.console import Console
+    tty = sys.stdout.isatty()
+    return Console(file=sys.stdout, highlight=False, width=None if tty else 200, soft_wrap=not tty)
+
+
+def _table(title: str | None, columns: list[str], rows: list[list], right=()):
+    from rich import box
+    from rich.table import Table
+    t = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False, show_edge=False)
+    for c in columns:
+        t.add_column(c, justify="right" if c in right else "left", no_wrap=True)
+    for r in rows:
+        t.add_row(*[("" if v is None else str(v)) for v in r])
+    return t
+
+
+# ----- games --------------------------------------------------------------------
+
+def cmd_games(args) -> int:
+    with open_library(args.db) as lib:
+        _nonempty(lib)
+        rows = [[g["id"], f"{g['device']}/{g['game_key']}", _date(g["started"]), _title(g["variant"]),
+                 "cards" if g["mode"] == "cards" else "table", _players_text(g), result_text(g), g["hands"]]
+                for g in lib.games()]
+        _console().print(_table(None, ["ID", "Game", "Date", "Variant", "Mode", "Players", "Result", "Hands"],
+                                rows, right=("ID", "Hands")))
+    return 0
+
+
+# ----- show ---------------------------------------------------------------------
+
+def _seat(g, s) -> str:
+    return g["players"][s] if s is not None and 0 <= s < len(g["players"]) else ""
+
+
+def _alone_text(g, h) -> str:
+    parts = []
+    if h["alone"]:
+        parts.append("alone + best" if h["alone"] == 2 else "alone")
+    if h["lone_defender"] is not None:
+        parts.append(f"{_seat(g, h['lone_defender'])} defends alone")
+    return ", ".join(parts)
+
+
+def _partner_text(g, h) -> str:
+    if h["partner_card"] is None:
+        return ""
+    who = _seat(g, h["partner"]) if h["partner"] is not None else "none"
+    return f"{h['partner_card']}: {who}"
+
+
+def _points_text(g, h) -> str:
+    out = []
+    for label, seats in sides(g):
+        p = h["points"][seats[0]]
+        if p:
+            out.append(f"{label} {p:+d}")
+    return ", ".join(out)
+
+
+def _tricks_text(g, h) -> str:
+    if h["result"] != "scored":
+        return ""
+    size = Rules(g["variant"], g["options"]).hand_size
+    if h["outcome"] == "renege":
+        return f"{sum(h['tricks'])} played"
+    return f"{h['maker_tricks']}/{size}"
+
+
+def _note(g, h) -> str:
+    if h["outcome"] == "renege":
+        seat = h["reason"].rsplit(" ", 1)[-1]
+        return f"renege by {_seat(g, int(seat))}" if seat.isdigit() else h["reason"]
+    return h["reason"]
+
+
+def cmd_show(args) -> int:
+    with open_library(args.db) as lib:
+        g = resolve(lib, args.game)
+        hands = lib.hands(g["id"])
+    rules = Rules(g["variant"], g["options"])
+    con = _console()
+    con.print(f"Game {g['id']} ({g['device']}/{g['game_key']}): {rules.title}, {g['mode']} mode, "
+              f"started {_date(g['started'])}")
+    con.print("Players: " + ", ".join(f"{n} (seat {s})" for s, n in enumerate(g["players"]))
+              + f"; first dealer {g['players'][g['first_dealer']]}")
+    defaults = VARIANTS[rules.name]["options"]
+    changed = [line for line, k in zip(describe_rules(rules), sorted(rules.options)) if rules.options[k] != defaults[k]]
+    con.print(f"Rules: to {rules.winning_score}" + ("; " + "; ".join(changed) if changed else "; house options off"))
+    score_head = "Score (" + " - ".join(label for label, _ in sides(g)) + ")" if _teams(g) else \
+        "Scores (" + " ".join(g["players"]) + ")"
+    rows = []
+    for h in hands:
+        up = h["upcard"] or h["up_suit"] or ""
+        if h["upcard"] and h["up_suit"] and h["upcard"][-1] != h["up_suit"]:
+            up = f"{h['upcard']} ({h['up_suit']})"
+        scores = _score_text(g, h["scores"]) if _teams(g) else " ".join(str(s) for s in h["scores"])
+        rows.append([h["number"], _seat(g, h["dealer"]), up, _seat(g, h["maker"]), h["trump"] or "",
+                     _alone_text(g, h), _partner_text(g, h), _tricks_text(g, h), _points_text(g, h),
+                     scores, _note(g, h)])
+    cols = ["#", "Dealer", "Up", "Maker", "Trump", "Alone", "Partner", "Tricks", "Points", score_head, "Note"]
+    if not rules.call_partner:
+        cols.remove("Partner")
+        for r in rows:
+            del r[6]
+    con.print(_table(None, cols, rows, right=("#", "Tricks")))
+    con.print(f"Result: {result_text(g)}" + ("" if g["finished"] else f" after {g['hands']} hands"))
+    if g["dropped"]:
+        con.print(f"Note: the log's last line was torn and dropped ({g['dropped']})")
+    return 0
+
+
+# ----- export -------------------------------------------------------------------
+
+CSV_COLUMNS = (["game", "device", "game_id", "variant", "mode", "started", "hand", "dealer", "upcard", "up_suit",
+                "maker", "trump", "alone", "lone_defender", "partner_card", "partner", "maker_tricks", "outcome",
+                "result", "reason"]
+               + [f"seat{s}_{k}" for s in range(MAX_SEATS) for k in ("name", "tricks", "points", "score")])
+
+
+def csv_rows(g: dict, hands: list[dict]) -> list[dict]:
+    """One CSV row per finished hand (players by name, per-seat columns)."""
+    out = []
+    for h in hands:
+        row = {"game": g["id"], "device": g["device"], "game_id": g["game_key"], "variant": g["variant"],
+               "mode": g["mode"], "started": _iso(g["started"]) or "", "hand": h["number"],
+               "dealer": _seat(g, h["dealer"]), "upcard": h["upcard"] or "", "up_suit": h["up_suit"] or "",
+               "maker": _seat(g, h["maker"]), "trump": h["trump"] or "", "alone": h["alone"],
+               "lone_defender": _seat(g, h["lone_defender"]), "partner_card": h["partner_card"] or "",
+               "partner": _seat(g, h["partner"]),
+               "maker_tricks": "" if h["maker_tricks"] is None else h["maker_tricks"],
+               "outcome": h["outcome"] or "", "result": h["result"], "reason": h["reason"]}
+        for s in range(MAX_SEATS):
+            has = s < len(g["players"])
+            row[f"seat{s}_name"] = g["players"][s] if has else ""
+            row[f"seat{s}_tricks"] = h["tricks"][s] if has else ""
+            row[f"seat{s}_points"] = h["points"][s] if has else ""
+            row[f"seat{s}_score"] = h["scores"][s] if has else ""
+        out.append(row)
+    return out
+
+
+def game_json(g: dict, hands: list[dict]) -> dict:
+    """A game as exported to JSON (its events included, so it can be replayed)."""
+    rp = replay(g["log"])
+    names = g["players"]
+    return {
+        "id": g["id"], "device": g["device"], "game_id": g["game_key"], "variant": g["variant"],
+        "options": g["options"], "mode": g["mode"], "players": names, "first_dealer": g["first_dealer"],
+        "started": _iso(g["started"]), "finished": bool(g["finished"]), "result": g["result"],
+        "winners": [names[s] for s in g["winners"]] if g["winners"] else [],
+        "scores": g["scores"],
+        "hands": [{"number": h["number"], "dealer": h["dealer"], "upcard": h["upcard"], "up_suit": h["up_suit"],
+                   "maker": h["maker"], "trump": h["trump"], "alone": h["alone"],
+                   "lone_defender": h["lone_defender"], "partner_card": h["partner_card"],
+                   "partner": h["partner"], "tricks": h["tricks"], "points": h["points"],
+                   "maker_tricks": h["maker_tricks"], "outcome": h["outcome"], "result": h["result"],
+                   "reason": h["reason"], "scores": h["scores"]} for h in hands],
+        "events": rp.events,
+    }
+
+
+def _egn_of(g: dict) -> dict:
+    try:
+        return egn.from_log(g["log"], game_id=f"{g['device']}/{g['game_key']}")
+    except egn.EgnError as e:
+        raise CommandError(f"game {g['id']} ({g['device']}/{g['game_key']}) cannot be written as EGN: {e}")
+
+
+def _write(text: str, out: str | None) -> None:
+    if out is None or out == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        Path(out).write_text(text, encoding="utf-8", newline="")
+    except OSError as e:
+        raise CommandError(f"cannot write {out}: {e}")
+
+
+def cmd_export(args) -> int:
+    fmt = (args.format or "").lower()
+    if fmt not in FORMATS:
+        raise CommandError(f"unknown export format {args.format!r}: use one of {', '.join(FORMATS)}")
+    with open_library(args.db) as lib:
+        _nonempty(lib)
+        if args.games:
+            picked = {}
+            for ref in args.games:
+                g = resolve(lib, ref)
+                picked.setdefault(g["id"], g)
+            chosen = list(picked.values())
+        else:
+            chosen = list(reversed(lib.games()))
+        if fmt == "csv":
+            buf = io.StringIO()
+            w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+            w.writeheader()
+            for g in chosen:
+                w.writerows(csv_rows(g, lib.hands(g["id"])))
+            _write(buf.getvalue(), args.output)
+        elif fmt == "json":
+            doc = {"format": "bower-library-export", "version": 1,
+                   "games": [game_json(g, lib.hands(g["id"])) for g in chosen]}
+            _write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", args.output)
+        else:
+            _export_egn(chosen, bool(args.games), args.output)
+    return 0
+
+
+def _export_egn(chosen: list[dict], named: bool, out: str | None) -> None:
+    # EGN holds one game per file: several games go to a directory.
+    docs = []
+    for g in chosen:
+        try:
+            docs.append((g, _egn_of(g)))
+        except CommandError as e:
+            if named:
+                raise
+            print(f"bower: skipped {e}", file=sys.stderr)
+    if not docs:
+        raise CommandError("none of the games can be written as EGN (it holds Classic Euchre only)")
+    target = Path(out) if out and out != "-" else None
+    if len(docs) == 1 and not (target and target.is_dir()):
+        _write(egn.dumps(docs[0][1]), out)
+        return
+    if target is None:
+        raise CommandError(f"EGN holds one game per file and {len(docs)} games were chosen: "
+                           "give one GAME, or -o DIRECTORY for one .egn file each")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CommandError(f"cannot create the directory {target}: {e}")
+    for g, doc in docs:
+        from bower_host.db import safe_name
+        _write(egn.dumps(doc), str(target / f"{safe_name(g['device'])}-{safe_name(g['game_key'])}.egn"))
+    print(f"wrote {len(docs)} EGN files to {target}", file=sys.stderr)
+
+
+# ----- stats ----------------------------------------------------------------------
+
+STAT_KEYS = ("games", "wins", "hands", "points", "called", "made", "euchred", "alone", "alone_marches", "marches")
+
+
+def compute_stats(lib: Library, variant: str | None = None) -> list[dict]:
+    """Per player and variant: games, wins, hands, points, points per hand, and
+    as maker: hands called, made (marches included), euchred, alone attempts,
+    lone marches, marches. ``hands`` counts scored hands of the player's games."""
+    table: dict = {}
+    for g in lib.games(variant):
+        hands = [h for h in lib.hands(g["id"]) if h["result"] == "scored"]
+        for seat, name in enumerate(g["players"]):
+            st = table.setdefault((name, g["variant"]), dict.fromkeys(STAT_KEYS, 0))
+            st["games"] += 1
+            if g["finished"] and g["result"] in ("win", "shared") and seat in g["winners"]:
+                st["wins"] += 1
+            for h in hands:
+                st["hands"] += 1
+                st["points"] += h["points"][seat]
+                if h["maker"] != seat:
+                    continue
+                st["called"] += 1
+                if h["outcome"] in ("made", "march"):
+                    st["made"] += 1
+                elif h["outcome"] == "euchred":
+                    st["euchred"] += 1
+                if h["outcome"] == "march":
+                    st["marches"] += 1
+                if h["alone"]:
+                    st["alone"] += 1
+                    if h["outcome"] == "march":
+                        st["alone_marches"] += 1
+    out = []
+    for (name, var), st in sorted(table.items(), key=lambda kv: (kv[0][1], kv[0][0].lower())):
+        row = {"player": name, "variant": var}
+        row.update(st)
+        row["points_per_hand"] = round(st["points"] / st["hands"], 3) if st["hands"] else 0.0
+        out.append(row)
+    return out
+
+
+def cmd_stats(args) -> int:
+    fmt = (args.format or "table").lower()
+    if fmt not in STAT_FORMATS:
+        raise CommandError(f"unknown stats format {args.format!r}: use one of {', '.join(STAT_FORMATS)}")
+    variant = None
+    if args.variant:
+        try:
+            variant = Rules(args.variant).name
+        except ValueError as e:
+            raise CommandError(str(e))
+    with open_library(args.db) as lib:
+        _nonempty(lib)
+        rows = compute_stats(lib, variant)
+    if not rows:
+        raise CommandError(f"no {_title(variant)} games in the library")
+    if fmt == "json":
+        _write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n", None)
+    elif fmt == "csv":
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        _write(buf.getvalue(), None)
+    else:
+        cols = ["Player", "Variant", "Games", "Wins", "Hands", "Points", "Pts/hand", "Called", "Made",
+                "Euchred", "Alone", "Lone marches", "Marches"]
+        data = [[r["player"], _title(r["variant"]), r["games"], r["wins"], r["hands"], r["points"],
+                 f"{r['points_per_hand']:.2f}", r["called"], r["made"], r["euchred"], r["alone"],
+                 r["alone_marches"], r["marches"]] for r in rows]
+        _console().print(_table(None, cols, data, right=cols[2:]))
+    return 0
+
+
+# ----- plot -----------------------------------------------------------------------
+
+def plot_game(g: dict, hands: list[dict], path: str) -> None:
+    """Score progression per side (partnerships) or player, winner marked."""
+    from matplotlib.figure import Figure   # the Agg canvas: no display needed
+    from matplotlib.ticker import MaxNLocator
+
+    rules = Rules(g["variant"], g["options"])
+    fig = Figure(figsize=(8, 4.5), dpi=100)
+    ax = fig.add_subplot()
+    xs = [0] + [h["number"] for h in hands]
+    winners = set(g["winners"] or []) if g["finished"] else set()
+    marked: dict = {}
+    for label, seats in sides(g):
+        ys = [0] + [h["scores"][seats[0]] for h in hands]
+        won = bool(winners & set(seats))
+        line, = ax.plot(xs, ys, marker="o", markersize=3, linewidth=2.4 if won else 1.5,
+                        drawstyle="steps-post", label=label + (" (winner)" if won else ""))
+        if won:
+            ax.plot([xs[-1]], [ys[-1]], marker="*", markersize=18, color=line.get_color(),
+                    markeredgecolor="black", zorder=5)
+            marked.setdefault(ys[-1], []).append(label)
+    for y, labels in marked.items():
+        ax.annotate(f"{', '.join(labels)} {y}", (xs[-1], y), textcoords="offset points",
+                    xytext=(-12, 8), ha="right", fontweight="bold")
+    ax.axhline(rules.winning_score, color="grey", linestyle="--", linewidth=1,
+               label=f"target {rules.winning_score}")
+    ax.set_xlabel("hand")
+    ax.set_ylabel("score")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper left", fontsize="small")
+    title = f"{rules.title}, {g['device']}/{g['game_key']}"
+    if g["started"]:
+        title += f", {_date(g['started'])}"
+    ax.set_title(f"{title}\n{result_text(g)}")
+    fig.tight_layout()
+    fig.savefig(path)
+
+
+def cmd_plot(args) -> int:
+    with open_library(args.db) as lib:
+        g = resolve(lib, args.game)
+        hands = lib.hands(g["id"])
+    out = args.output or f"bower-{g['id']}.png"
+    try:
+        plot_game(g, hands, out)
+    except (OSError, ValueError) as e:
+        raise CommandError(f"cannot write the chart {out}: {e}")
+    print(f"wrote {out}", file=sys.stderr)
+    return 0
+
+
+# ----- registration ------------------------------------------------------------------
+
+def register(sub) -> None:
+    def db_opt(p):
+        p.add_argument("--db", metavar="FILE", help="the game library (default: $BOWER_DB, else bower.sqlite3 "
+                                                    "in your data directory)")
+        return p
+
+    p = db_opt(sub.add_parser("games", help="list the games in the library"))
+    p.set_defaults(func=cmd_games)
+
+    p = db_opt(sub.add_parser("show", help="a game hand by hand: dealer, maker, trump, alone, partner, tricks, "
+                                          "points, running scores"))
+    p.add_argument("game", metavar="GAME", help="the game's number in 'bower games', or device/game id")
+    p.set_defaults(func=cmd_show)
+
+    p = db_opt(sub.add_parser("export", help="export games as CSV (a row per hand), JSON or EGN"))
+    p.add_argument("--format", "-f", default="csv", metavar="FMT", help="csv (default), json or egn")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output "
+                                                          "(EGN with several games: a directory)")
+    p.add_argument("games", nargs="*", metavar="GAME", help="games to export (default: all)")
+    p.set_defaults(func=cmd_export)
+
+    p = db_opt(sub.add_parser("stats", help="per player by variant: games, wins, points per hand, makes, "
+                                           "euchres, alone attempts and marches"))
+    p.add_argument("--variant", metavar="V", help="only this variant (classic, five, callpartner, ultimate)")
+    p.add_argument("--format", default="table", metavar="FMT", help="table (default), csv or json")
+    p.set_defaults(func=cmd_stats)
+
+    p = db_opt(sub.add_parser("plot", help="chart a game's score progression to an image"))
+    p.add_argument("game", metavar="GAME", help="the game's number in 'bower games', or device/game id")
+    p.add_argument("-o", "--output", metavar="FILE", help="image file, e.g. chart.png (default bower-<number>.png)")
+    p.set_defaults(func=cmd_plot)

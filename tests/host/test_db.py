@@ -1,0 +1,374 @@
+"""The game library (bower_host.db): storing logs, identity, updates,
+mismatches, the raw archive, schema migrations.
+
+Logs are real: whole games of every variant played through the engine
+(tests/host/conftest.py), written the way the device writes them.
+"""
+
+import json
+import sqlite3
+
+import pytest
+
+from euchre import log
+
+from bower_host import db
+from bower_host.db import Library, LibraryError
+
+DEV = "e6614103e7"
+
+
+def _lines(raw: bytes) -> list[bytes]:
+    return raw.splitlines(keepends=True)
+
+
+def _tamper(raw: bytes, lineno: int, old: str, new: str) -> bytes:
+    # Replace an event's text in line ``lineno`` (1-based) and give the line a
+    # valid CRC again, so only the engine can notice.
+    lines = _lines(raw)
+    payload = log.decode_line(lines[lineno - 1].decode())
+    assert payload == old, payload
+    lines[lineno - 1] = log.encode_line(new).encode()
+    return b"".join(lines)
+
+
+# ----- every variant, both modes ------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["cards", "table"])
+@pytest.mark.parametrize("variant", ["classic", "five", "callpartner", "ultimate"])
+def test_add_log_stores_every_variant(lib, variant_logs, variant, mode):
+    x = variant_logs[(variant, mode)]
+    g = x.game
+    r = lib.add_log(x.raw, DEV, x.gid + ".log")
+    assert r.status == "new", r.message
+    assert r.dropped is None
+    row = lib.game(r.game_id)
+    assert (row["device"], row["game_key"], row["variant"], row["mode"]) == (DEV, x.gid, variant, mode)
+    assert row["players"] == g.players
+    assert row["options"] == g.rules.options
+    assert row["scores"] == g.scores
+    assert row["finished"] == 1 and row["result"] == g.result[1] and row["winners"] == list(g.result[0])
+    assert row["events"] == len(g.events())
+    assert row["started"] == log.decode_line(x.raw.decode().split("\n")[0])["started"]
+
+    # One row per finished hand, as the engine counted them; the running
+    # scores and the points add up to the engine's final scores.
+    hands = lib.hands(r.game_id)
+    assert [h["number"] for h in hands] == list(range(1, g.hand_no))
+    assert row["hands"] == len(hands)
+    assert hands[-1]["scores"] == g.scores
+    assert [sum(h["points"][s] for h in hands) for s in range(len(g.players))] == g.scores
+    for h in hands:
+        assert h["result"] in ("scored", "thrown-in", "redeal")
+        if h["result"] == "scored":
+            assert h["outcome"] in ("made", "march", "euchred", "renege")
+            assert h["maker"] is not None and h["trump"] in ("C", "D", "H", "S")
+            if h["outcome"] != "renege":
+                assert sum(h["tricks"]) == g.rules.hand_size
+        else:
+            assert h["points"] == [0] * len(g.players)
+    if g.rules.call_partner:
+        assert any(h["partner_card"] for h in hands)
+
+    # The raw log is archived byte for byte beside the database.
+    archived = lib.raw_dir / DEV / f"{x.gid}.log"
+    assert r.archived == archived and archived.read_bytes() == x.raw
+    assert row["raw_path"] == f"{DEV}/{x.gid}.log"
+
+
+def test_hand_rows_match_the_engine_hand_by_hand(lib, kit):
+    # A scripted Classic game (table mode): every column of every hand.
+    g = kit.scripted_game("classic", [
+        "up H", "pass", "order", "tricks 3",                      # 1: Cy orders hearts, makes 3
+        "up S", "pass", "pass", "pass", "pass", "call D alone",   # 2: Cy calls diamonds alone...
+        "won 2", "won 2", "won 1", "won 2", "won 2",              #    ...takes 4
+        "redeal",                                                 # 3: misdeal, same dealer
+        "up C", "pass", "pass", "pass", "pass",                   # 4: everybody passes twice
+        "pass", "pass", "pass", "pass",
+        "up D", "order alone", "claim 0",                         # 5: Ann orders alone and claims: march
+    ], winning_score=10)
+    r = lib.add_log(kit.log_bytes(g, "s1"), DEV, "s1.log")
+    hands = lib.hands(r.game_id)
+    cols = ["number", "dealer", "up_suit", "maker", "trump", "alone", "maker_tricks", "outcome", "result",
+            "reason", "points", "scores"]
+    got = [[h[c] for c in cols] for h in hands]
+    assert got == [
+        [1, 0, "H", 2, "H", 0, 3, "made", "scored", "made", [1, 0, 1, 0], [1, 0, 1, 0]],
+        [2, 1, "S", 2, "D", 1, 4, "made", "scored", "made alone", [1, 0, 1, 0], [2, 0, 2, 0]],
+        [3, 2, None, None, None, 0, None, None, "redeal", "misdeal", [0, 0, 0, 0], [2, 0, 2, 0]],
+        [4, 2, "C", None, None, 0, None, None, "thrown-in", "all passed", [0, 0, 0, 0], [2, 0, 2, 0]],
+        [5, 3, "D", 0, "D", 1, 5, "march", "scored", "lone march", [4, 0, 4, 0], [6, 0, 6, 0]],
+    ]
+    assert hands[1]["tricks"] == [0, 1, 4, 0]   # won 2, 2, 1, 2, 2
+    game = lib.game(r.game_id)
+    assert game["finished"] == 0 and game["result"] is None and game["hands"] == 5
+
+
+def test_players_table(lib, variant_logs):
+    x = variant_logs[("five", "cards")]
+    gid = lib.add_log(x.raw, DEV, "a.log").game_id
+    rows = lib.conn.execute("SELECT seat, name FROM players WHERE game_id = ? ORDER BY seat", (gid,)).fetchall()
+    assert [tuple(r) for r in rows] == list(enumerate(x.game.players))
+
+
+# ----- identity: duplicates, updates, two devices ------------------------------------
+
+def test_same_log_again_is_a_duplicate_and_writes_nothing(db_path, variant_logs):
+    x = variant_logs[("classic", "table")]
+    clock = iter([1000, 2000, 3000])
+    with Library(db_path, clock=lambda: next(clock)) as lib:
+        first = lib.add_log(x.raw, DEV, "g.log")
+        archived = first.archived
+        mtime = archived.stat().st_mtime_ns
+        before = lib.conn.execute("SELECT * FROM games").fetchall()
+        again = lib.add_log(x.raw, DEV, "g.log")
+        assert again.status == "duplicate" and again.game_id == first.game_id
+        assert again.archived is None
+        assert [tuple(r) for r in lib.conn.execute("SELECT * FROM games")] == [tuple(r) for r in before]
+        assert lib.game(first.game_id)["synced_at"] == 1000
+        assert archived.stat().st_mtime_ns == mtime
+        assert sorted(p.name for p in archived.parent.iterdir()) == [archived.name]
+
+
+def test_longer_version_of_a_game_in_progress_updates_it(lib, kit):
+    g = kit.bot_game("classic", 3)
+    events = g.events()
+    partial = type(g)(g.rules, g.players, g.first_dealer, cards=True)
+    for e in events[:len(events) // 2]:
+        partial.apply(e)
+    early = kit.log_bytes(partial, "g7")
+    full = kit.log_bytes(g, "g7")
+    assert full.startswith(early)
+
+    r1 = lib.add_log(early, DEV, "g7.log")
+    assert r1.status == "new"
+    g1 = lib.game(r1.game_id)
+    assert g1["finished"] == 0 and g1["events"] == len(events) // 2
+    n1 = len(lib.hands(r1.game_id))
+
+    r2 = lib.add_log(full, DEV, "g7.log")
+    assert r2.status == "updated" and r2.game_id == r1.game_id, r2.message
+    g2 = lib.game(r1.game_id)
+    assert g2["finished"] == 1 and g2["events"] == len(events) and g2["scores"] == g.scores
+    hands = lib.hands(r1.game_id)
+    assert len(hands) == g.hand_no - 1 > n1
+    assert lib.count() == 1
+    assert (lib.raw_dir / DEV / "g7.log").read_bytes() == full
+
+    # The older copy again (say, from a backup) changes nothing and never
+    # replaces the good archived log.
+    r3 = lib.add_log(early, DEV, "g7.log")
+    assert r3.status == "mismatch" and "older copy" in r3.message
+    assert lib.game(r1.game_id)["events"] == len(events)
+    assert (lib.raw_dir / DEV / "g7.log").read_bytes() == full
+    assert r3.archived.read_bytes() == early and r3.archived.name.startswith("g7.mismatch-")
+
+
+def test_a_game_continued_after_an_undo_is_an_update(lib, kit):
+    g = kit.scripted_game("classic", ["up H", "pass", "order"])
+    raw = kit.log_bytes(g, "u1")
+    assert lib.add_log(raw, DEV, "u1.log").status == "new"
+    # The device appends: the order is taken back, then a pass and a call.
+    more = raw + log.encode_line("undo").encode() + log.encode_line("pass").encode() \
+        + log.encode_line("pass").encode()
+    r = lib.add_log(more, DEV, "u1.log")
+    assert r.status == "updated", r.message
+    assert lib.game(r.game_id)["events"] == 4   # up H, pass, pass, pass
+
+
+def test_torn_last_line_is_dropped_and_reported_then_completed(lib, kit, variant_logs):
+    x = variant_logs[("classic", "cards")]
+    torn = x.raw[:-15]
+    r = lib.add_log(torn, DEV, "t.log")
+    assert r.status == "new" and r.dropped and "torn" in r.message
+    row = lib.game(r.game_id)
+    assert row["events"] == len(x.game.events()) - 1 and row["finished"] == 0 and row["dropped"]
+    # The complete log later: an update, and the archive gets the whole log.
+    r2 = lib.add_log(x.raw, DEV, "t.log")
+    assert r2.status == "updated"
+    assert lib.game(r.game_id)["finished"] == 1 and lib.game(r.game_id)["dropped"] is None
+    assert (lib.raw_dir / DEV / f"{x.gid}.log").read_bytes() == x.raw
+
+
+def test_two_devices_with_the_same_game_id_are_two_games(lib, kit):
+    a = kit.log_bytes(kit.table_game("classic", 1), "g0001", device=None)
+    b = kit.log_bytes(kit.table_game("classic", 2), "g0001", device=None)
+    ra = lib.add_log(a, "aaaa", "g0001.log")
+    rb = lib.add_log(b, "bbbb", "g0001.log")
+    assert (ra.status, rb.status) == ("new", "new") and ra.game_id != rb.game_id
+    assert lib.add_log(a, "aaaa", "g0001.log").status == "duplicate"
+    assert [g["game_key"] for g in lib.find("g0001")] == ["g0001", "g0001"]
+    assert lib.find("bbbb/g0001")[0]["id"] == rb.game_id
+    assert lib.find(str(ra.game_id))[0]["device"] == "aaaa"
+
+
+# ----- mismatches ------------------------------------------------------------------
+
+def test_tampered_event_that_fails_replay_is_a_mismatch(lib, kit):
+    g = kit.scripted_game("classic", ["up H", "pass", "order", "tricks 3", "up S", "pass", "order", "won 1"])
+    raw = kit.log_bytes(g, "g9")
+    bad = _tamper(raw, 5, "tricks 3", "tricks 6")      # a Classic hand has 5 tricks
+    r = lib.add_log(bad, DEV, "g9.log")
+    assert r.status == "mismatch" and r.game_id is None
+    assert "does not replay" in r.message and "tricks 6" in r.message
+    assert lib.count() == 0
+    assert lib.conn.execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 0
+    # Kept, under a name that is not the game's archive name.
+    assert r.archived.read_bytes() == bad and r.archived.name.startswith("g9.mismatch-")
+    assert not (lib.raw_dir / DEV / "g9.log").exists()
+    # The good log afterwards is stored normally.
+    assert lib.add_log(raw, DEV, "g9.log").status == "new"
+
+
+def test_corrupted_line_is_a_mismatch_naming_the_line(lib, kit):
+    raw = kit.log_bytes(kit.scripted_game("classic", ["up H", "pass", "order", "tricks 3", "up S"]), "c1")
+    lines = _lines(raw)
+    lines[2] = lines[2].replace(b"pass", b"paSs")          # CRC no longer matches
+    r = lib.add_log(b"".join(lines), DEV, "c1.log")
+    assert r.status == "mismatch" and "line 3" in r.message and "CRC" in r.message
+    assert lib.count() == 0
+
+
+def test_different_header_for_the_same_id_is_a_mismatch(lib, kit):
+    a = kit.log_bytes(kit.table_game("classic", 1), "g0001")
+    b = kit.log_bytes(kit.table_game("classic", 1, names=["Zed", "Bob", "Cy", "Di"]), "g0001")
+    ra = lib.add_log(a, DEV, "g0001.log")
+    rb = lib.add_log(b, DEV, "g0001.log")
+    assert rb.status == "mismatch" and rb.game_id == ra.game_id
+    assert "header differs in: players" in rb.message
+    assert lib.game(ra.game_id)["players"][0] == "Ann"
+    assert (lib.raw_dir / DEV / "g0001.log").read_bytes() == a
+    assert rb.archived.read_bytes() == b
+    # Sending the same conflicting log twice does not pile up copies.
+    assert lib.add_log(b, DEV, "g0001.log").archived == rb.archived
+
+
+def test_diverging_events_are_a_mismatch(lib, kit):
+    a = kit.scripted_game("classic", ["up H", "pass", "order", "tricks 3"])
+    b = kit.scripted_game("classic", ["up H", "pass", "order", "tricks 4"])
+    lib.add_log(kit.log_bytes(a, "d1"), DEV, "d1.log")
+    r = lib.add_log(kit.log_bytes(b, "d1"), DEV, "d1.log")
+    assert r.status == "mismatch" and "not an extension" in r.message and "line 5" in r.message
+    assert lib.hands(r.game_id)[0]["maker_tricks"] == 3
+
+
+@pytest.mark.parametrize("raw, why", [
+    (b"\xff\xfe garbage", "not UTF-8"),
+    (b"MicroPython v1.27 on 2025-01-01; Raspberry Pi Pico\r\n>>> ", "unreadable log"),
+    (b"", "unreadable log"),
+])
+def test_garbage_is_a_mismatch(lib, raw, why):
+    r = lib.add_log(raw, DEV, "junk.log")
+    assert r.status == "mismatch" and why in r.message
+    assert lib.count() == 0 and r.archived.read_bytes() == raw and r.archived.parent == lib.raw_dir / DEV
+
+
+def test_header_device_must_match_the_device_it_came_from(lib, kit):
+    raw = kit.log_bytes(kit.table_game("classic", 4), "g1", device="cafe")
+    r = lib.add_log(raw, DEV, "g1.log")
+    assert r.status == "mismatch" and "cafe" in r.message
+    assert lib.add_log(raw, "", "g1.log").status == "new"     # no device given: the header's
+
+
+def test_archive_names_cannot_escape_the_raw_directory(lib, kit):
+    raw = kit.log_bytes(kit.table_game("classic", 5), "../../evil", device=None)
+    r = lib.add_log(raw, "../up", "x.log")
+    assert r.status == "new"
+    assert lib.raw_dir in r.archived.parents
+    assert r.archived.parent.parent == lib.raw_dir
+
+
+# ----- where the library lives --------------------------------------------------------
+
+def test_default_path_env_and_data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("BOWER_DB", str(tmp_path / "x" / "mine.db"))
+    assert db.default_path() == tmp_path / "x" / "mine.db"
+    with Library() as lib:
+        assert lib.path == tmp_path / "x" / "mine.db" and lib.raw_dir == tmp_path / "x" / "raw"
+    monkeypatch.delenv("BOWER_DB")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    import sys
+    if sys.platform.startswith("linux"):
+        assert db.default_path() == tmp_path / "share" / "bower" / "bower.sqlite3"
+
+
+def test_not_a_database(tmp_path):
+    p = tmp_path / "notes.sqlite3"
+    p.write_bytes(b"this is not sqlite at all, just some text that is long enough" * 20)
+    with pytest.raises(LibraryError, match="not a usable game library"):
+        Library(p)
+
+
+# ----- schema versions and migrations -------------------------------------------------
+
+def _version(path) -> int:
+    c = sqlite3.connect(path)
+    try:
+        return c.execute("PRAGMA user_version").fetchone()[0]
+    finally:
+        c.close()
+
+
+def test_empty_file_and_v0_database_migrate_to_current(tmp_path):
+    empty = tmp_path / "empty.sqlite3"
+    empty.touch()
+    v0 = tmp_path / "v0.sqlite3"
+    sqlite3.connect(v0).close()
+    for p in (empty, v0):
+        assert _version(p) == 0
+        with Library(p) as lib:
+            assert lib.count() == 0
+            tables = {r[0] for r in lib.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            assert {"games", "hands", "players"} <= tables
+        assert _version(p) == db.schema_version() == 1
+
+
+def test_newer_database_is_refused_untouched(tmp_path):
+    p = tmp_path / "future.sqlite3"
+    c = sqlite3.connect(p)
+    c.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, shiny TEXT)")
+    c.execute("PRAGMA user_version = 7")
+    c.commit()
+    c.close()
+    with pytest.raises(LibraryError, match=r"schema version 7, newer than this bower knows \(1\)"):
+        Library(p)
+    assert _version(p) == 7
+
+
+def test_next_migration_applies_to_a_stored_library(db_path, kit, monkeypatch):
+    raw = kit.log_bytes(kit.table_game("classic", 6), "m1")
+    with Library(db_path) as lib:
+        gid = lib.add_log(raw, DEV, "m1.log").game_id
+
+    def v2(conn):
+        conn.execute("ALTER TABLE games ADD COLUMN venue TEXT")
+        conn.execute("UPDATE games SET venue = 'club'")
+
+    monkeypatch.setattr(db, "MIGRATIONS", db.MIGRATIONS + [v2])
+    with Library(db_path) as lib:
+        g = lib.game(gid)
+        assert g["venue"] == "club" and g["game_key"] == "m1" and len(lib.hands(gid)) == g["hands"]
+    assert _version(db_path) == 2
+
+
+def test_failed_migration_rolls_back(db_path, monkeypatch):
+    Library(db_path).close()
+    monkeypatch.setattr(db, "MIGRATIONS", db.MIGRATIONS + [["ALTER TABLE games ADD COLUMN venue TEXT",
+                                                             "THIS IS NOT SQL"]])
+    with pytest.raises(LibraryError):
+        Library(db_path)
+    assert _version(db_path) == 1
+    c = sqlite3.connect(db_path)
+    cols = [r[1] for r in c.execute("PRAGMA table_info(games)")]
+    c.close()
+    assert "venue" not in cols
+
+
+def test_json_columns_are_json(lib, variant_logs):
+    x = variant_logs[("ultimate", "table")]
+    gid = lib.add_log(x.raw, DEV, "u.log").game_id
+    raw_row = lib.conn.execute("SELECT options, players, scores, winners FROM games WHERE id = ?", (gid,)).fetchone()
+    assert json.loads(raw_row["options"]) == {"winning_score": 35}
+    assert json.loads(raw_row["players"]) == x.game.players
+    assert json.loads(raw_row["scores"]) == x.game.scores
+    assert json.loads(raw_row["winners"]) == list(x.game.result[0])
