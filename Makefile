@@ -28,6 +28,8 @@ sim: setup
 
 bench: setup
 	$(PY) tools/bench.py
+	$(PY) tools/bench_ui.py
+	@if [ -f tools/bench_sync.py ]; then $(PY) tools/bench_sync.py; fi
 
 clean:
 	rm -rf $(VENV) node_modules build .pytest_cache .hypothesis

@@ -18,6 +18,10 @@ class CommandError(Exception):
 
 COMMAND_MODULES = [
     "bower_host.demo",
+    "bower_host.sim",
+    "bower_host.sync",
+    "bower_host.deploy",
+    "bower_host.library",
 ]
 
 
