@@ -39,12 +39,18 @@ def main(argv):
     yield
     b0 = gc.mem_alloc()
     import euchre, euchre.log  # noqa: F401
-    from bower import ui, play, screens, store, link, display, gfx, keys  # noqa: F401
+    from bower import ui, play, store, link, display, gfx, keys  # noqa: F401
+    import bower.screens  # noqa: F401  (the app drops it while a hand is played)
     import ssd1306
     gc.collect()
     yield
     b1 = gc.mem_alloc()
     result("import_all_bytes", b1 - b0)
+    ui._unload("bower.screens")
+    gc.collect()
+    yield
+    result("import_without_screens", gc.mem_alloc() - b0)
+    b1 = gc.mem_alloc()
     import uikit
     from ssd1306_model import MiniI2C, MiniSSD1306
     events, ref = uikit.table_game("five", seed)
@@ -106,6 +112,7 @@ def main(argv):
     result("harness_bytes", harness)
     result("live_at_game_start", start - b0 - harness)
     result("peak_alloc", peak[0] - b0 - harness)
+    result("peak_state_beyond_imports", peak[0] - b2)
     result("time_per_input_us_median", times[len(times) // 2])
     result("time_per_input_us_max", times[-1])
     result("log_bytes_on_flash", st.usage()[0])

@@ -257,6 +257,9 @@ class App:
         from bower.play import game_screen
         self.stack = [game_screen(self)]
         self.dirty = True
+        # The menus outside the hand are not needed while it is played:
+        # give their heap back (they load again from flash when opened).
+        _unload("bower.screens")
 
     def act(self, text):
         # Apply one input to the game, write it to flash, move on.
@@ -293,6 +296,16 @@ class App:
     def ack_hand(self):
         self.acked = self.game.hand_no
         self.show_game()
+
+
+def _unload(name):
+    import sys
+    if name in sys.modules:
+        del sys.modules[name]
+        pkg = sys.modules.get("bower")
+        short = name[6:]
+        if pkg is not None and short in pkg.__dict__:
+            delattr(pkg, short)
 
 
 def _rand_below(n):
