@@ -1,0 +1,399 @@
+# The board: the only module that touches hardware (`machine` on MicroPython,
+# board/busio/digitalio on CircuitPython), and the main loop.
+#
+# Wiring (hardware/board.json defaults; hardware/WIRING.md has the table):
+#   GP2 UP, GP3 DOWN, GP6 OK, GP7 BACK   buttons to GND, internal pull-ups
+#   GP4 SDA, GP5 SCL (I2C0, 400 kHz)     SSD1306 128x64 OLED at 0x3C
+#   GP10 A, GP11 B, GP12 push            optional EC11/KY-040 encoder
+#   GP15                                 optional piezo (PWM)
+#   "LED"                                the Pico's own LED: error blinks
+#
+# run() reads /board.json, brings up the display first (its 1 KB buffer is
+# allocated before the heap fragments), then the store, the UI and the USB
+# link, and loops: buttons -> app.handle, app.tick, link.poll, render and
+# show the changed pages when app.dirty, sleep 10 ms when idle.
+#
+# Errors: no display -> a message on the REPL and the LED blinks 2 (nothing
+# on the bus) or 3 (something else answers) times every 2 s, rescanning
+# until the display answers; a bad board.json -> 4 blinks; an exception in
+# the app -> a line in /crash.log, "Bower error" on the screen, a button
+# press soft resets (5 blinks if even the pins could not be set up).
+# Ctrl-C (mpremote) stops the app cleanly and leaves to the REPL.
+
+import gc
+import sys
+
+from bower import __version__, boardcfg
+from bower.buttons import Buttons, Encoder, ticks_diff
+
+_CP = sys.implementation.name == "circuitpython"
+if not _CP:
+    import machine
+
+_IDLE_MS = 10        # sleep per loop when nothing happened
+_BEEP_MS = 25
+_CRASH_MAX = 4096    # /crash.log is moved to /crash.old beyond this
+
+
+def _led():
+    # The on-board LED as a function taking 0/1, or None.
+    try:
+        if _CP:
+            import board
+            import digitalio
+            p = digitalio.DigitalInOut(board.LED)
+            p.direction = digitalio.Direction.OUTPUT
+            return lambda v: setattr(p, "value", bool(v))
+        return machine.Pin("LED", machine.Pin.OUT).value
+    except Exception:
+        return None
+
+
+class _Hw:
+    # The board from its configuration, the same on both platforms:
+    # keys (level readers for UP DOWN OK BACK, then the encoder push),
+    # i2c/addr, enc (an Encoder or None), pwm, led (a 0/1 setter or None).
+
+    def __init__(self, cfg):
+        self.led = _led()
+        self.enc = None
+        self.pwm = None
+        i = cfg["display"]["i2c"]
+        b = cfg["buttons"]
+        e = cfg["encoder"]
+        self.addr = i["addr"]
+        self.idle = 1 if b["active_low"] else 0      # level of a released button
+        pins = [b[n] for n in boardcfg.BUTTONS]
+        if _CP:
+            self._cp(cfg, i, pins, e)
+        else:
+            self._mp(cfg, i, pins, e)
+
+    def _mp(self, cfg, i, pins, e):
+        Pin = machine.Pin
+        self.i2c = machine.I2C(i["bus"], sda=Pin(i["sda"]), scl=Pin(i["scl"]), freq=i["freq"])
+        pull = Pin.PULL_UP if self.idle else Pin.PULL_DOWN
+        self.keys = [Pin(n, Pin.IN, pull).value for n in pins]
+        if e["enabled"]:
+            self.enc = Encoder()
+            a = Pin(e["a"], Pin.IN, Pin.PULL_UP)
+            b = Pin(e["b"], Pin.IN, Pin.PULL_UP)
+            self.push = Pin(e["push"], Pin.IN, Pin.PULL_UP).value
+            # Both edges of both lines: a quick turn is faster than the loop.
+            enc = self.enc
+            turned = lambda p: enc.step(a.value(), b.value())  # noqa: E731
+            a.irq(turned, Pin.IRQ_RISING | Pin.IRQ_FALLING)
+            b.irq(turned, Pin.IRQ_RISING | Pin.IRQ_FALLING)
+            self.turns = enc.events
+        if cfg["buzzer"]["enabled"]:
+            self.pwm = machine.PWM(Pin(cfg["buzzer"]["pin"]))
+            self.pwm.freq(2000)
+            self.pwm.duty_u16(0)
+        self.id = "".join(["%02x" % x for x in machine.unique_id()])
+        self.reset = machine.soft_reset
+
+    def _cp(self, cfg, i, pins, e):
+        # CircuitPython: adafruit_ssd1306, digitalio, pwmio; the encoder is
+        # polled (no pin interrupts there).
+        import board
+        import busio
+        import digitalio
+        import microcontroller
+        import supervisor
+
+        def pin(n, up):
+            p = digitalio.DigitalInOut(getattr(board, "GP%d" % n))
+            p.pull = digitalio.Pull.UP if up else digitalio.Pull.DOWN
+            return lambda: int(p.value)
+
+        self.i2c = busio.I2C(getattr(board, "GP%d" % i["scl"]), getattr(board, "GP%d" % i["sda"]),
+                             frequency=i["freq"])
+        self.keys = [pin(n, self.idle) for n in pins]
+        if e["enabled"]:
+            enc = self.enc = Encoder()
+            a = pin(e["a"], 1)
+            b = pin(e["b"], 1)
+            self.push = pin(e["push"], 1)
+            self.turns = lambda: enc.update(a(), b())
+        if cfg["buzzer"]["enabled"]:
+            import pwmio
+            self.pwm = pwmio.PWMOut(getattr(board, "GP%d" % cfg["buzzer"]["pin"]),
+                                    frequency=2000, duty_cycle=0)
+        self.id = "".join(["%02x" % x for x in microcontroller.cpu.uid])
+        self.reset = supervisor.reload
+
+    def scan(self):
+        if not _CP:
+            return self.i2c.scan()
+        while not self.i2c.try_lock():
+            pass
+        try:
+            return self.i2c.scan()
+        finally:
+            self.i2c.unlock()
+
+    def driver(self):
+        if _CP:
+            import adafruit_ssd1306
+            return adafruit_ssd1306.SSD1306_I2C(128, 64, self.i2c, addr=self.addr)
+        import ssd1306
+        return ssd1306.SSD1306_I2C(128, 64, self.i2c, self.addr)
+
+    def mask(self):
+        # Pressed buttons as bits: 0 UP, 1 DOWN, 2 OK (or the encoder's push), 3 BACK.
+        m = 0
+        keys = self.keys
+        for i in range(4):
+            if keys[i]() != self.idle:
+                m |= 1 << i
+        if self.enc is not None and not self.push():
+            m |= 4
+        return m
+
+    def tone(self, on):
+        if _CP:
+            self.pwm.duty_cycle = 16384 if on else 0
+        else:
+            self.pwm.duty_u16(16384 if on else 0)
+
+
+class _CPClock:
+    # CircuitPython has no time.ticks_ms: this one wraps at 2**30 like it.
+    def __init__(self):
+        import time
+        self._t = time
+        self.time = time.time
+        self.ticks_diff = ticks_diff
+
+    def ticks_ms(self):
+        return (self._t.monotonic_ns() // 1000000) & 0x3FFFFFFF
+
+    def sleep_ms(self, ms):
+        self._t.sleep(ms / 1000)
+
+
+def run(cfg_path="/board.json", root="/", clock=None, stop=None, stdin=None, write=None):
+    # Boot Bower and run it until Ctrl-C (or until stop() is true: tests).
+    # clock: ticks_ms/ticks_diff/sleep_ms (+ time) like MicroPython's time
+    # module; stdin/write: the USB serial for the link (default sys.stdin,
+    # sys.stdout.buffer.write).
+    gc.collect()
+    if clock is None:
+        if _CP:
+            clock = _CPClock()
+        else:
+            import time as clock
+    if root[-1:] != "/":
+        root += "/"
+    disp = hw = None
+    try:
+        start = clock.ticks_ms()
+        try:
+            cfg = boardcfg.load(cfg_path)
+        except ValueError as e:
+            _log(root, str(e))
+            _halt(clock, stop, 4, e)
+            return
+        try:
+            hw = _Hw(cfg)
+            if not _wait_display(hw, cfg["display"]["i2c"], clock, stop):
+                return
+            from bower.display import Display
+            disp = Display(hw.driver())
+            _loop(hw, disp, {"version": __version__, "device": hw.id, "board": cfg},
+                  root, clock, stop, stdin, write)
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:
+            _crash(hw, disp, root, clock, clock.ticks_diff(clock.ticks_ms(), start), e, stop)
+    except KeyboardInterrupt:
+        print("Bower stopped (Ctrl-C). Ctrl-D restarts it.")
+        _message(disp, "Bower stopped", ("USB REPL", "", "Ctrl-D or", "replug: restart"), "")
+
+
+def _loop(hw, disp, info, root, clock, stop, stdin, write):
+    from bower.store import Store
+    from bower.ui import App
+    from bower.link import Link
+
+    store = Store(root, device=info["device"])
+    app = App(store, info)
+    if write is None:
+        out = getattr(sys.stdout, "buffer", None)
+        write = out.write if out is not None else (lambda b: sys.stdout.write(b.decode()))
+    link = Link(store, info, write, clock=getattr(clock, "time", None), stdin=stdin)
+    gc.collect()
+
+    buttons = Buttons()
+    enc = hw.enc
+    pwm = hw.pwm
+    ticks_ms = clock.ticks_ms
+    last = ticks_ms()
+    now = 0             # ms since boot for the app: never wraps
+    beep_end = -1
+    contrast = -1
+    awake = True
+    while stop is None or not stop():
+        t = ticks_ms()
+        now += clock.ticks_diff(t, last)
+        last = t
+        mask = hw.mask()
+        app.buttons_seen(mask)
+        busy = False
+        for ev in buttons.update(mask, t):
+            busy = True
+            app.handle(ev, now)
+        if enc is not None:
+            for ev in hw.turns():
+                busy = True
+                app.handle(ev, now)
+        if pwm is not None:
+            if busy:
+                hw.tone(1)
+                beep_end = now + _BEEP_MS
+            elif beep_end >= 0 and now >= beep_end:
+                hw.tone(0)
+                beep_end = -1
+        app.tick(now)
+        link.poll()
+        if app.contrast != contrast:
+            contrast = app.contrast
+            disp.contrast(contrast)
+        if app.asleep == awake:
+            awake = not awake
+            disp.power(awake)
+        if app.dirty:
+            app.render(disp.fb)
+            disp.show()
+            busy = True
+        if not busy:
+            clock.sleep_ms(_IDLE_MS)
+
+
+# ----- when things go wrong ------------------------------------------------------------
+
+
+def _blink(led, clock, n):
+    # n short blinks of the LED (a 0/1 setter or None), then a pause: 2 s in all.
+    for _ in range(n):
+        if led:
+            led(1)
+        clock.sleep_ms(150)
+        if led:
+            led(0)
+        clock.sleep_ms(250)
+    clock.sleep_ms(2000 - 400 * n)
+
+
+def _halt(clock, stop, n, msg):
+    # Blink n forever (until Ctrl-C, or stop() in tests), repeating msg so
+    # that `mpremote repl` shows it whenever it connects.
+    led = _led()
+    while stop is None or not stop():
+        print(msg)
+        _blink(led, clock, n)
+
+
+def _wait_display(hw, i, clock, stop):
+    # True once the display answers on the bus; False if stop() says so.
+    # Until then the message is repeated every 2 s (for `mpremote repl`).
+    missing = False
+    while True:
+        found = hw.scan()
+        if hw.addr in found:
+            if missing:
+                print("Bower: display found at 0x%02X" % hw.addr)
+            return True
+        missing = True
+        if found:
+            n = 3
+            msg = ("no display at 0x%02X (%d) on I2C%d; the bus has %s. Set \"addr\" in board.json "
+                   "to the display's address (60 = 0x3C, 61 = 0x3D)."
+                   % (hw.addr, hw.addr, i["bus"], ", ".join(["0x%02X" % a for a in found])))
+        else:
+            n = 2
+            msg = ("nothing answers on I2C%d (SDA GP%d, SCL GP%d). Check the display's 3V3 and "
+                   "GND, SDA/SCL (not swapped) and the solder joints." % (i["bus"], i["sda"], i["scl"]))
+        print("Bower:", msg)
+        _blink(hw.led, clock, n)
+        if stop is not None and stop():
+            return False
+
+
+def _log(root, line):
+    # Append a line to /crash.log, moving a full one to /crash.old first.
+    import os
+    path = root + "crash.log"
+    try:
+        if os.stat(path)[6] > _CRASH_MAX:
+            try:
+                os.remove(root + "crash.old")
+            except OSError:
+                pass
+            os.rename(path, root + "crash.old")
+    except OSError:
+        pass
+    try:
+        with open(path, "a") as f:
+            f.write(line + "\n")
+    except OSError:
+        pass
+
+
+def _message(disp, title, lines, foot):
+    if disp is None:
+        return
+    try:
+        fb = disp.fb
+        fb.fill(0)
+        fb.text(title, 0, 0, 1)
+        fb.hline(0, 10, 128, 1)
+        for i in range(len(lines)):
+            fb.text(lines[i], 0, 14 + 8 * i, 1)
+        fb.text(foot, 0, 56, 1)
+        disp.power(True)
+        disp.contrast(255)
+        disp.show()
+        return True
+    except Exception:
+        return False
+
+
+def _crash(hw, disp, root, clock, uptime, e, stop):
+    import io
+    s = io.StringIO()
+    if hasattr(sys, "print_exception"):
+        sys.print_exception(e, s)
+    else:
+        import traceback
+        traceback.print_exception(type(e), e, e.__traceback__, file=s)
+    # "Type: message | File ..., line N, in f | ..." on one line.
+    lines = [ln.strip() for ln in s.getvalue().split("\n") if ln.strip()[:9] not in ("", "Traceback")]
+    text = " | ".join(lines[-1:] + lines[:-1])[:400]
+    print("Bower error:", text)
+    _log(root, "%d ms v%s %s" % (uptime, __version__, text))
+    msg = "%s: %s" % (type(e).__name__, e)
+    shown = _message(disp, "Bower error", [msg[k:k + 16] for k in range(0, min(len(msg), 80), 16)],
+                     "Press a button")
+    if hw is None:
+        _halt(clock, stop, 5, "Bower error: " + text)
+        return
+    # Wait for a new press (seen twice, 20 ms apart), then start afresh.
+    held = hw.mask()
+    seen = 0
+    led = hw.led
+    while stop is None or not stop():
+        if shown:
+            if led:
+                led(1)
+            clock.sleep_ms(20)
+        else:
+            _blink(led, clock, 5)
+        m = hw.mask()
+        new = m & ~held
+        if new & seen:
+            if led:
+                led(0)
+            hw.reset()
+        seen = new
+        held &= m

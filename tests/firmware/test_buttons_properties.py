@@ -1,0 +1,79 @@
+"""Property tests (hypothesis) for bower.buttons: contact bounce never adds
+or loses an event. CPython only; the portable file has the scripted cases."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bower.buttons import Buttons, Encoder
+from bower.keys import UP, DOWN, OK, OK_LONG, BACK, BACK_LONG
+
+# Bounce: (ms at the new level, ms back at the old one) pairs, each shorter
+# than the 20 ms debounce, before the level settles.
+chatter = st.lists(st.tuples(st.integers(1, 15), st.integers(1, 15)), max_size=3)
+hold = st.one_of(st.integers(60, 500), st.integers(720, 1500))   # not within a bounce of 600
+press = st.tuples(st.integers(60, 400), hold, chatter, chatter)   # gap, hold, bounce in, bounce out
+
+
+def timeline(presses, bit, bouncy):
+    # [(t, level)] changes for one button.
+    out, t = [], 0
+    for gap, held, b_in, b_out in presses:
+        t += gap
+        for edge, bounce in ((bit, b_in), (0, b_out)):
+            if bouncy:
+                for new, old in bounce:
+                    out.append((t, edge))
+                    out.append((t + new, bit - edge))
+                    t += new + old
+            out.append((t, edge))
+            t += held if edge else 0
+    return out, t + 1000
+
+
+def events(changes, end):
+    b = Buttons()
+    got, k, mask = [], 0, 0
+    for t in range(end):
+        while k < len(changes) and changes[k][0] <= t:
+            mask = changes[k][1]
+            k += 1
+        got.extend(b.update(mask, t))
+    return got
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(press, min_size=1, max_size=4), st.sampled_from([(1, UP, None), (4, OK, OK_LONG),
+                                                                  (8, BACK, BACK_LONG)]))
+def test_bounce_changes_nothing(presses, button):
+    bit, short, long_ = button
+    clean = events(*timeline(presses, bit, False))
+    bouncy = events(*timeline(presses, bit, True))
+    assert bouncy == clean
+    if long_ is not None:
+        # One event per press: long when held 600 ms or more, else short.
+        assert clean == [long_ if p[1] >= 600 else short for p in presses]
+    else:
+        # UP: one on press, then repeats at 400 + 120 k ms while held.
+        assert clean == [UP] * sum(1 + (0 if p[1] <= 400 else (p[1] - 401) // 120 + 1) for p in presses)
+
+
+CW = ((0, 1), (0, 0), (1, 0), (1, 1))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.lists(st.integers(0, 3), min_size=4, max_size=4)),
+                max_size=12))
+def test_encoder_bounce_changes_nothing(turns):
+    e = Encoder()
+    got, want = [], []
+    state = (1, 1)
+    for clockwise, flickers in turns:
+        seq = CW if clockwise else tuple(reversed(CW[:3])) + ((1, 1),)
+        want.append(DOWN if clockwise else UP)
+        for s, n in zip(seq, flickers):
+            for _ in range(n):          # the moving line chatters back and forth
+                got.extend(e.update(*s))
+                got.extend(e.update(*state))
+            got.extend(e.update(*s))
+            state = s
+    assert got == want
