@@ -270,7 +270,7 @@ class App:
         except IllegalAction as e:
             self.notify(str(e))
             return
-        self.store.record(g, text)
+        self._record(g, text)
         if g.hand_no != hand_no:
             self.by_trick = False
         self.show_game()
@@ -287,11 +287,20 @@ class App:
             # Resumed from a checkpoint: the earlier hands are on flash.
             g = self.game = self.store.load_full()
             g.undo()
-        self.store.record(g, "undo")
+        self._record(g, "undo")
         self.acked = 0
         self.by_trick = False
         self.show_game()
         self.notify("undone")
+
+    def _record(self, g, text):
+        try:
+            self.store.record(g, text)
+        except OSError as e:
+            if e.args[0] != 28:  # ENOSPC; anything else is a real failure
+                raise
+            # The store keeps the input and writes it with the next one.
+            self.notify("storage full!")
 
     def ack_hand(self):
         self.acked = self.game.hand_no

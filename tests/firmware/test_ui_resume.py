@@ -80,3 +80,24 @@ def test_settings_survive_a_reboot():
         d = boot(root)
         assert d.app.store.settings["brightness"] == level
         assert d.app.contrast == level
+
+
+def test_full_flash_warns_and_loses_nothing_once_space_returns():
+    from fakefs import FakeFS
+    events, ref = table_game("classic", 13)
+    fs = FakeFS()
+    store = Store("", fs=fs, device="e6614103e7")
+    d = Driver(App(store, INFO), store)
+    d.new_game("classic")
+    for e in events[:5]:
+        d.enter(e)
+    fs.full = 3                      # the next line does not fit
+    d.enter(events[5])
+    assert d.app.toast == "storage full!"
+    assert d.app.game.event_count() == 6
+    fs.full = None                   # space again (e.g. synced games removed)
+    for e in events[6:12]:
+        d.enter(e)
+    d = Driver(App(Store("", fs=fs.reboot(), device="e6614103e7"), INFO))
+    assert d.app.store.load_full().events() == events[:12]
+    assert d.app.game.event_count() == 12
