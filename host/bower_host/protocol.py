@@ -1,0 +1,417 @@
+"""The host side of Bower's link protocol (host/PROTOCOL.md).
+
+:class:`Client` talks to the device over a transport with ``write(bytes)``
+and ``readline(timeout) -> bytes | None`` (:class:`bower_host.transport.SerialTransport`)::
+
+    client = Client(SerialTransport.open())
+    info = client.hello()                 # DeviceInfo(proto=1, device="e661...", ...)
+    for g in client.list():               # [GameEntry(id="g0001", size=..., crc=..., ...)]
+        data = client.get(g.id, 0, 2048)
+    client.synced("g0001", crc)
+
+Lines that are not replies (REPL banners, echoes, noise) are skipped. A reply
+whose checksum fails, or a timeout, makes the client re-send the request (with
+a fresh tag, so a late answer to the old one is ignored); after a timeout it
+first repeats the handshake, in case the device was reset. Errors:
+:class:`LinkTimeout`, :class:`CorruptReply`, :class:`DeviceError` (an error
+reply, with ``code``), :class:`DeviceChanged`, and the transport's
+:class:`~bower_host.transport.DeviceGone`.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import random
+import re
+import time
+import zlib
+from collections import deque
+from dataclasses import dataclass, field
+
+from bower_host.transport import DeviceGone, TransportError
+
+__all__ = [
+    "PROTO", "MAX_CHUNK", "Client", "DeviceInfo", "GameEntry", "Reply",
+    "ProtocolError", "LinkTimeout", "CorruptReply", "DeviceError", "DeviceChanged",
+    "DeviceGone", "TransportError", "encode_request", "parse_reply", "quote_name", "crc_hex",
+]
+
+PROTO = 1
+MAX_CHUNK = 2048
+REQUEST = b"#B? "
+REPLY = b"#B! "
+_TAG = re.compile(rb"[0-9A-Za-z]{1,8}\Z")
+_HEX8 = re.compile(rb"[0-9a-f]{8}\Z")
+_SAFE_NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~'")
+_TAG_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+class ProtocolError(Exception):
+    """The conversation with the device failed."""
+
+
+class LinkTimeout(ProtocolError):
+    """No reply in time."""
+
+
+class CorruptReply(ProtocolError):
+    """A reply failed its checksum or made no sense, even after retries."""
+
+
+class DeviceChanged(ProtocolError):
+    """A different device answered after a reconnect."""
+
+
+class DeviceError(ProtocolError):
+    """The device answered with an error reply (``code`` as in PROTOCOL.md)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{message} ({code})" if message else code)
+        self.code = code
+        self.message = message
+
+
+def crc_hex(data: bytes) -> str:
+    """CRC-32 (zlib/binascii) as 8 lower-case hex digits."""
+    return "%08x" % (zlib.crc32(data) & 0xFFFFFFFF)
+
+
+def encode_request(tag: str, cmd: str, *args) -> bytes:
+    """One request line: ``#B? TAG CMD ARG ... CRC\\n``."""
+    words = [tag, cmd, *map(str, args)]
+    for w in words:
+        if not w or any(not 0x21 <= ord(c) <= 0x7E for c in w):
+            raise ValueError(f"request word {w!r} must be non-empty printable ASCII without spaces")
+    body = REQUEST + " ".join(words).encode("ascii")
+    return body + b" " + crc_hex(body).encode() + b"\n"
+
+
+def quote_name(name: str) -> str:
+    """A ROSTER name as one request word: bytes other than letters, digits and
+    ``-._~'`` become ``%XX``."""
+    return "".join(chr(b) if b in _SAFE_NAME else "%%%02X" % b for b in name.encode("utf-8"))
+
+
+@dataclass
+class Reply:
+    tag: str
+    words: list[str]        # status word first ("OK", "ERR", "GAME"), then the fields
+    raw: bytes = b""
+
+    @property
+    def status(self) -> str:
+        return self.words[0]
+
+
+def parse_reply(line: bytes) -> Reply | None:
+    """A reply line, or None if the line is not one (noise).
+
+    :raises CorruptReply: the line has the reply marker but its checksum or
+        shape is wrong.
+    """
+    line = line.rstrip(b"\r\n")
+    start = line.find(REPLY)
+    if start < 0:
+        return None
+    # Tolerate noise glued to the front of a line (a REPL prompt without a newline).
+    line = line[start:]
+    sp = line.rfind(b" ")
+    body, crc = line[:sp], line[sp + 1:]
+    if sp < len(REPLY) or not _HEX8.match(crc):
+        raise CorruptReply(f"malformed reply line {_show(line)}")
+    if crc_hex(body).encode() != crc:
+        raise CorruptReply(f"reply failed its checksum: {_show(line)}")
+    words = body[len(REPLY):].split(b" ")
+    if len(words) < 2 or not _TAG.match(words[0]) and words[0] != b"-":
+        raise CorruptReply(f"malformed reply line {_show(line)}")
+    try:
+        text = [w.decode("ascii") for w in words]
+    except UnicodeDecodeError:
+        raise CorruptReply(f"reply is not ASCII: {_show(line)}") from None
+    return Reply(text[0], text[1:], line)
+
+
+def _show(line: bytes, limit: int = 80) -> str:
+    s = line[:limit].decode("ascii", "replace")
+    return repr(s + ("..." if len(line) > limit else ""))
+
+
+def _chunk(r: Reply, game_id: str, offset: int, n: int) -> bytes:
+    """The data of a GET reply, checked against the request and its CRC."""
+    try:
+        gid, off, count, crc, data = r.words[1:6]
+        if gid != game_id or int(off) != offset:
+            raise ValueError("a chunk of another request")
+        raw = b"" if data == "-" else base64.b64decode(data, validate=True)
+        if len(raw) != int(count) or len(raw) > n or crc_hex(raw) != crc:
+            raise ValueError("chunk checksum or length mismatch")
+    except (ValueError, binascii.Error) as e:
+        raise CorruptReply(f"chunk of {game_id} at offset {offset}: {e}") from None
+    return raw
+
+
+@dataclass
+class DeviceInfo:
+    proto: int
+    firmware: str
+    device: str
+    used: int
+    free: int
+    games: int
+    time: int
+    chunk: int = MAX_CHUNK
+    maxline: int = 512
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class GameEntry:
+    id: str
+    size: int
+    crc: str
+    state: str
+    synced: bool
+
+
+class Client:
+    """A conversation with one device.
+
+    :param transport: ``write(bytes)``, ``readline(timeout) -> bytes | None``.
+    :param timeout: seconds to wait for each reply.
+    :param retries: extra attempts after a timeout or a corrupt reply.
+    """
+
+    def __init__(self, transport, *, timeout: float = 2.0, retries: int = 3):
+        self.t = transport
+        self.timeout = timeout
+        self.retries = retries
+        self.info: DeviceInfo | None = None
+        self._n = random.randrange(36 ** 4)
+        self.noise: list[bytes] = []      # recent non-protocol lines (for error messages)
+        self.resent = 0                   # requests sent again (corrupt replies, timeouts)
+        self._last: ProtocolError | None = None
+
+    # ----- commands ------------------------------------------------------
+
+    def hello(self) -> DeviceInfo:
+        """Handshake: protocol version, firmware, device id, storage, game count."""
+        return self._hello(self._request("HELLO", PROTO))
+
+    def _hello(self, r: Reply) -> DeviceInfo:
+        kv = {}
+        for w in r.words[1:]:
+            k, eq, v = w.partition("=")
+            if eq:
+                kv[k] = v
+        try:
+            info = DeviceInfo(
+                proto=int(kv.pop("proto")), firmware=kv.pop("fw"), device=kv.pop("dev"),
+                used=int(kv.pop("used")), free=int(kv.pop("free")), games=int(kv.pop("games")),
+                time=int(kv.pop("time", "0")), chunk=int(kv.pop("chunk", MAX_CHUNK)),
+                maxline=int(kv.pop("maxline", 512)), extra=kv)
+        except (KeyError, ValueError) as e:
+            raise CorruptReply(f"handshake reply lacks or garbles {e}: {_show(r.raw)}") from None
+        if info.proto != PROTO:
+            raise ProtocolError(f"the device speaks link protocol {info.proto}; this bower speaks {PROTO}: "
+                                "update bower or the firmware")
+        if self.info is not None and info.device != self.info.device:
+            raise DeviceChanged(f"device {info.device} answered instead of {self.info.device}")
+        self.info = info
+        return info
+
+    def list(self) -> list[GameEntry]:
+        """The games stored on the device."""
+        for attempt in range(self.retries + 1):
+            first, items = self._exchange("LIST", (), attempt, want_items=True)
+            if first is None:
+                continue
+            out = []
+            try:
+                for it in items:
+                    gid, size, crc, state, synced = it.words[1:6]
+                    if not _HEX8.match(crc.encode()) or synced not in ("0", "1"):
+                        raise ValueError(crc)
+                    out.append(GameEntry(gid, int(size), crc, state, synced == "1"))
+            except ValueError:
+                self._last = CorruptReply(f"bad LIST entry {_show(it.raw)}")
+                continue
+            return out
+        raise self._last
+
+    def get(self, game_id: str, offset: int, n: int = MAX_CHUNK) -> bytes:
+        """Up to ``n`` bytes of a game's log from ``offset`` (b"" at the end);
+        re-asked when the chunk fails its checks."""
+        for attempt in range(self.retries + 1):
+            r, _ = self._exchange("GET", (game_id, offset, n), attempt)
+            if r is None:
+                continue
+            try:
+                return _chunk(r, game_id, offset, n)
+            except CorruptReply as e:
+                self._last = e
+        raise CorruptReply(f"the chunk of {game_id} at offset {offset} failed its checks "
+                           f"{self.retries + 1} times: {self._last}")
+
+    def fetch(self, game_id: str, offset: int, end: int, chunk: int = MAX_CHUNK, window: int = 4):
+        """Yield the bytes of ``[offset, end)`` of a game's log as chunks, in
+        order, keeping up to ``window`` GET requests in flight (the device
+        answers in order). A damaged or lost reply falls back to :meth:`get`
+        (with its retries) for that chunk; a short chunk ends the iteration
+        (the file is shorter than ``end``)."""
+        pending: deque = deque()        # (tag, offset, n) sent, not yet answered
+        nxt = offset
+        while nxt < end or pending:
+            while len(pending) < window and nxt < end:
+                n = min(chunk, end - nxt)
+                tag = self._tag()
+                self.t.write(encode_request(tag, "GET", game_id, nxt, n))
+                pending.append((tag, nxt, n))
+                nxt += n
+            tag, off, n = pending[0]
+            lost = False
+            try:
+                r = self._await({t for t, _, _ in pending})
+                if r.tag != tag:            # replies come in order: ours was lost
+                    lost = True
+                    raise CorruptReply(f"the reply to GET {game_id} {off} was lost")
+                if r.status == "ERR":
+                    code = r.words[1] if len(r.words) > 1 else "?"
+                    if code not in ("badcrc", "toolong"):
+                        raise DeviceError(code, " ".join(r.words[2:]))
+                    raise CorruptReply(f"the device could not read a GET ({code})")
+                data = _chunk(r, game_id, off, n)
+                pending.popleft()
+            except (CorruptReply, LinkTimeout) as e:
+                # Start again from this chunk, one request at a time.
+                self._last = e
+                self.resent += 1
+                pending.clear()
+                if lost or isinstance(e, LinkTimeout):
+                    self._rehandshake("GET")     # the device may have been reset
+                data = self.get(game_id, off, n)
+                nxt = off + len(data)
+            yield data
+            if len(data) < n:
+                return
+
+    def synced(self, game_id: str, crc: str) -> None:
+        """Tell the device the host has stored the game whose file has this CRC."""
+        self._request("SYNCED", game_id, crc)
+
+    def roster(self, names: list[str]) -> int:
+        """Replace the device's roster of player names."""
+        r = self._request("ROSTER", *[quote_name(n) for n in names])
+        return int(r.words[1]) if len(r.words) > 1 and r.words[1].isdigit() else len(names)
+
+    def clock(self, epoch: int) -> int:
+        """Set the device clock to ``epoch`` (Unix seconds); returns the offset it stored."""
+        r = self._request("CLOCK", int(epoch))
+        try:
+            return int(r.words[1])
+        except (IndexError, ValueError):
+            raise CorruptReply(f"bad CLOCK reply {_show(r.raw)}") from None
+
+    # ----- machinery -----------------------------------------------------
+
+    def _tag(self) -> str:
+        self._n = (self._n + 1) % (36 ** 4)
+        n, s = self._n, ""
+        for _ in range(4):
+            n, d = divmod(n, 36)
+            s = _TAG_CHARS[d] + s
+        return s
+
+    def _request(self, cmd: str, *args) -> Reply:
+        for attempt in range(self.retries + 1):
+            r, _ = self._exchange(cmd, args, attempt)
+            if r is not None:
+                return r
+        raise self._last
+
+    def _exchange(self, cmd, args, attempt, want_items=False):
+        """One attempt: send, await the reply. Returns (reply, items) or
+        (None, None) when the attempt should be retried (``self._last``
+        holds why); raises errors that retrying cannot fix."""
+        if attempt and isinstance(self._last, LinkTimeout):
+            self._rehandshake(cmd)
+        tag = self._tag()
+        self.t.write(encode_request(tag, cmd, *args))
+        if attempt:
+            self.resent += 1
+        try:
+            r = self._await(tag)
+            if r.status == "ERR":
+                code = r.words[1] if len(r.words) > 1 else "?"
+                msg = " ".join(r.words[2:])
+                if code == "badcrc":  # our request was damaged on the way
+                    self._last = CorruptReply(f"the device received a damaged {cmd} request")
+                    return None, None
+                raise DeviceError(code, msg)
+            if r.status != "OK":
+                raise CorruptReply(f"unexpected reply to {cmd}: {_show(r.raw)}")
+            items = []
+            if want_items:
+                try:
+                    count = int(r.words[1])
+                except (IndexError, ValueError):
+                    raise CorruptReply(f"bad {cmd} reply {_show(r.raw)}") from None
+                while len(items) < count:
+                    it = self._await(tag)
+                    if it.status != "GAME" or len(it.words) < 6:
+                        raise CorruptReply(f"bad {cmd} entry {_show(it.raw)}")
+                    items.append(it)
+            return r, items
+        except (CorruptReply, LinkTimeout) as e:
+            self._last = e
+            return None, None
+
+    def _await(self, tag) -> Reply:
+        """The next reply line carrying ``tag`` (or one of a set of tags);
+        skips noise and stale replies."""
+        tags = {tag} if isinstance(tag, str) else tag
+        deadline = time.monotonic() + self.timeout
+        while True:
+            left = deadline - time.monotonic()
+            line = self.t.readline(max(0.0, left)) if left > 0 else None
+            if line is None:
+                raise LinkTimeout(self._timeout_message())
+            r = parse_reply(line)        # CorruptReply propagates: retry
+            if r is None:
+                if line.strip():
+                    self.noise = (self.noise + [line])[-5:]
+                continue
+            if r.tag in tags:
+                self.noise = []
+                return r
+            if r.tag == "-" and r.status == "ERR":
+                # An error the device could not tag: one of ours was damaged.
+                raise CorruptReply(f"the device could not read a request: {' '.join(r.words[1:])}")
+
+    def _timeout_message(self) -> str:
+        name = getattr(self.t, "name", "the port")
+        msg = f"no reply from the device on {name} within {self.timeout:g} s"
+        if self.noise:
+            last = self.noise[-1][:60].decode("ascii", "replace").strip()
+            msg += f" (it printed {last!r}: is it at the MicroPython REPL instead of running Bower? " \
+                   "press its reset button or run `mpremote reset`)"
+        else:
+            msg += " (is the Bower app running on it?)"
+        return msg
+
+    def _rehandshake(self, cmd: str) -> None:
+        # After a timeout the device may have been reset (garbage, a banner,
+        # then a fresh app): drop what is buffered and check, with one HELLO,
+        # that the same device is there. A failure here is left to the retry.
+        if cmd == "HELLO" or self.info is None:
+            return
+        if hasattr(self.t, "discard_input"):
+            self.t.discard_input()
+        last = self._last
+        r, _ = self._exchange("HELLO", (PROTO,), 0)
+        if r is not None:
+            try:
+                self._hello(r)  # raises DeviceChanged for another device
+            except CorruptReply:
+                pass
+        self._last = last
