@@ -4,9 +4,13 @@
 #
 # STEPs, run in this order whatever order they are given in:
 #   imports   gc.mem_alloc() delta of `import euchre, euchre.log` (what a
-#             device game needs), then of euchre.cardmode (card mode only).
-#             Must run first in a fresh interpreter: nothing of the engine may
-#             be loaded before it.
+#             device game needs); then the same after a device-like game
+#             (table mode, events as text, each logged as a line and read
+#             back, a resume from a checkpoint) with the game dropped: the
+#             engine code resident once a device has played, lazily loaded
+#             modules included (and which euchre modules those are); then
+#             euchre.cardmode (card mode only). Must run first in a fresh
+#             interpreter: nothing of the engine may be loaded before it.
 #   modules   the same import one module at a time, in dependency order.
 #             Needs an engine directory whose __init__ is EMPTY (bench.py
 #             makes one), else importing euchre.cards would load everything.
@@ -86,6 +90,12 @@ def step_imports():
     t = gc.mem_alloc()
     _qstr_info("qstr_after")
     result("import_total", t - b)
+    _device_game()
+    gc.collect()
+    yield
+    t = gc.mem_alloc()
+    result("session_total", t - b)
+    result("session_modules", ",".join(sorted([k for k in sys.modules if k.startswith("euchre")])))
     __import__("euchre.cardmode")
     gc.collect()
     yield
@@ -93,6 +103,35 @@ def step_imports():
     m = sys.modules
     result("engine_files", ",".join([m[k].__file__.rsplit("/", 1)[-1]
                                      for k in ("euchre", "euchre.log", "euchre.cardmode")]))
+
+
+# What the device does with the engine in a game: a Five-Handed table game
+# through Game.apply(text), every event logged as a line and read back, the
+# game rebuilt from its header and lines and resumed from a checkpoint.
+# Kept as text and compiled only when the step runs: names in this script's
+# own code are interned before the import baseline, and these are the
+# engine's names (the import figure would not pay for them).
+_DEVICE_GAME = """
+from euchre import Game, Rules
+from euchre.log import encode_line, decode_line, header_payload
+from euchre.game import game_from_header
+g = Game(Rules("five", winning_score=3), ["A", "B", "C", "D", "E"], dealer=0)
+lines = [encode_line(header_payload(g))]
+while not g.is_terminal():
+    legal = [a for a in g.legal_actions() if a.split()[0] not in ("redeal", "claim", "renege", "throwin")]
+    g.apply(legal[-1])
+    lines.append(encode_line(legal[-1]))
+r = game_from_header(decode_line(lines[0]))
+for line in lines[1:]:
+    r.apply(decode_line(line))
+if r.scores != g.scores:
+    raise RuntimeError("device game: the replay scored %r, not %r" % (r.scores, g.scores))
+r.restore(r.checkpoint())
+"""
+
+
+def _device_game():
+    exec(_DEVICE_GAME, {})  # nothing of the game survives this call
 
 
 MODULES = ("euchre", "euchre.cards", "euchre.actions", "euchre.rules", "euchre.scoring",

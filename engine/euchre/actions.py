@@ -115,50 +115,44 @@ def parse_action(text):
     #     state's business).
     words = text.split()
     w = words[0].lower() if words else ""
-    if w in _WORDS and w:
+    if w and w in _WORDS:
         kind = _WORDS.index(w)
     elif len(words) == 1 and 2 <= len(w) <= 3:
         return parse_card(w) << 5, None
     else:
-        raise ValueError("unknown action %r (see the notation in engine/README.md)" % text)
+        from euchre.messages import message
+        raise ValueError(message("action", text))
     rest = words[1:]
     if kind == DEAL:
         return DEAL, parse_cards(" ".join(rest))
+    t, n = _ARGS[kind], len(rest)
     try:
-        return _parse_args(kind, _ARGS[kind], rest), None
-    except (ValueError, IndexError, KeyError):
-        raise ValueError("malformed action %r" % text)
-
-
-def _parse_args(kind, t, rest):
-    n = len(rest)
-    if t == "n" or (t == "t" and n == 0):
-        if n:
+        if t == "n" or (t == "t" and n == 0):
+            if n:
+                raise ValueError
+            return kind, None
+        if t in "oc":
+            arg = NOSUIT
+            if rest and rest[0].lower() not in ("alone", "best"):
+                arg = parse_suit(rest[0])
+                rest = rest[1:]
+            if t == "c" and arg == NOSUIT:
+                raise ValueError
+            return action(kind, arg, _HOW.index(" " + " ".join(rest).lower() if rest else "")), None
+        x = rest[0]
+        if n != 1:
             raise ValueError
-        return kind
-    if t in "oc":
-        arg = NOSUIT
-        if rest and rest[0].lower() not in ("alone", "best"):
-            arg = parse_suit(rest[0])
-            rest = rest[1:]
-        if t == "c" and arg == NOSUIT:
+        if t == "p" and x.lower() == "none" and (kind == DEFEND or kind == REVEAL):
+            return action(kind, NOBODY), None
+        if t in "pi":
+            if not 0 <= int(x) < NOBODY:
+                raise ValueError
+            return action(kind, int(x)), None
+        if len(x) == 1 and t in "stu":
+            return action(kind, parse_suit(x), TURN_SUIT if t == "t" else 0), None
+        if t == "s":
             raise ValueError
-        return action(kind, arg, _HOW.index((" " + " ".join(rest).lower()) if rest else ""))
-    if n != 1:
-        raise ValueError
-    x = rest[0]
-    if t == "p":
-        if x.lower() == "none" and (kind == DEFEND or kind == REVEAL):
-            return action(kind, NOBODY)
-        if not 0 <= int(x) < NOBODY:
-            raise ValueError
-        return action(kind, int(x))
-    if t == "i":
-        if not 0 <= int(x) < NOBODY:
-            raise ValueError
-        return action(kind, int(x))
-    if len(x) == 1 and t in "stu":
-        return action(kind, parse_suit(x), TURN_SUIT if t == "t" else 0)
-    if t == "s":
-        raise ValueError
-    return action(kind, parse_card(x), TURN_CARD if t == "t" else 0)
+        return action(kind, parse_card(x), TURN_CARD if t == "t" else 0), None
+    except (ValueError, IndexError):
+        from euchre.messages import message
+        raise ValueError(message("malformed", text))

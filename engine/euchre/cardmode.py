@@ -1,32 +1,42 @@
 # Card mode: the parts of a hand that need the real cards.
 #
-# A card-mode ``Hand`` uses the table-mode phase functions of
-# ``euchre.hand`` with the overrides below: dealing, pre-bidding
-# declarations decided from the cards, the dealer's pick-up and discard,
-# partner's best, Five-Handed throw-ins and, above all, playing cards with
-# must-follow checks. The device at a table never loads this module.
+# A card-mode ``Hand`` takes its legal actions from ``legal`` and applies
+# actions through ``apply`` below: dealing, pre-bidding declarations decided
+# from the cards, the dealer's pick-up and discard, partner's best,
+# Five-Handed throw-ins and, above all, playing cards with must-follow
+# checks; everything else goes back to the table-mode functions of
+# ``euchre.hand``. The device at a table never loads this module.
+#
+# Card play is every simulation's hot path, so it is written for speed: the
+# next seat's legal plays are worked out as soon as a card is played (so
+# ``legal_ids``/``apply_legal`` only index them), each seat's next active
+# seat is a table, and the bidding lists are built once per rule set.
 
-from euchre import actions as A
-from euchre.cards import R2, R3, R9, R10, RJ, RQ, RK, RA, card_name, rank_of
+from euchre.actions import (action, PASS, TURN, DEFEND, DISCARD, GIVE,
+                            THROWIN, FARMERS, TWOS, ACENOFACE, NINETENS, NOBODY,
+                            TURN_CARD)
+from euchre.cards import NO_SUIT, R2, R3, R9, R10, RJ, RQ, RK, RA, card_name, rank_of
 from euchre import hand as H
-
-_PASS = A.PASS
+from euchre.hand import (P_DEAL, P_DECLARE, P_MAKER, P_TURN, P_BID1, P_BID2, P_DEFEND,
+                         P_DISCARD, P_GIVE, P_GIVEBACK, P_THROWIN, P_PLAY)
 
 
 def deal(h, cards):
     # See ``Hand.deal``.
+    if h.phase != P_DEAL:
+        raise H.IllegalAction("no deal now: the cards are dealt")
     r = h.rules
     dealt = bytes(cards)
-    if len(dealt) != len(r.deck) or bytes(sorted(dealt)) != r.deck:
+    if bytes(sorted(dealt)) != r.deck:
         raise H.IllegalAction("a deal must hold each card of the %d-card deck once" % len(r.deck))
     k = r.hand_size
-    cl = list(dealt)
-    h.hands = [cl[i:i + k] for i in range(0, h.n * k, k)]
-    h.kitty = cl[h.n * k:]
+    end = h.n * k
+    h.hands = [list(dealt[i:i + k]) for i in range(0, end, k)]
+    h.kitty = list(dealt[end:])
     h.dealt = dealt
     h._legal = None
     h.events += 1
-    h._set_upcard(h.kitty[0])
+    h._set_upcard(dealt[end])
 
 
 def deal_action(rules, cards):
@@ -41,17 +51,144 @@ def shuffled_deck(rules, rand_below):
     # Fisher-Yates over the variant's deck with an injected ``rand_below(n)``.
     # MicroPython has no random.shuffle and another PRNG: log the deal,
     # never a seed.
-    cards = bytearray(rules.deck)
+    cards = list(rules.deck)  # (a list swaps faster than a bytearray)
     for i in range(len(cards) - 1, 0, -1):
         j = rand_below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
-    return cards
+    return bytearray(cards)
+
+
+# ----- legal actions and applying them ---------------------------------------
+
+def legal(h):
+    # Legal action ids of a card-mode hand (``Hand.legal_ids``).
+    p = h.phase
+    if p == P_PLAY:
+        return _plays(h, h.hands[h.turn])
+    if p == P_BID1 or p == P_BID2:
+        return _bids(h)
+    if p == P_DISCARD:
+        return [DISCARD | c << 5 for c in h.hands[h.dealer]]
+    if p == P_GIVE or p == P_GIVEBACK:
+        return [GIVE | c << 5 for c in h.hands[h.current_player()]]
+    if p == P_DECLARE:
+        return declarations(h, h.turn) + [PASS]
+    if p == P_DEFEND or p == P_THROWIN:
+        return [action(DEFEND if p == P_DEFEND else THROWIN, h.turn), PASS]
+    if p == P_TURN:
+        # Chance: any card of the dealer's hand but a permanent trump (000:
+        # "turn another if it is one").
+        perm = h.rules.permanent
+        return [action(TURN, c, TURN_CARD) for c in h.hands[h.dealer] if c not in perm]
+    return H._legal(h)
+
+
+def _tables(r):
+    # What card mode builds once per Rules (and keeps on it): the trump
+    # tables as tuples (CPython indexes a tuple faster than bytes), and the
+    # bidding lists, which depend on a few facts only.
+    t = getattr(r, "_card", None)
+    if t is None:
+        t = r._card = ([(tuple(r.eff[i]), tuple(r.power[i])) for i in range(4)], [None] * 14)
+    return t
+
+
+def _bids(h):
+    r = h.rules
+    if h.phase == P_BID1:
+        key = (h.up_suit == NO_SUIT) * 2 + (r.canadian and h.turn == (h.dealer + 2) % 4)
+    else:
+        key = 4 + h.turned_down * 2 + (h.turn == h.dealer and r.std)
+    cache = _tables(r)[1]
+    t = cache[key]
+    if t is None:
+        t = cache[key] = tuple(H._legal(h))
+    return list(t)
+
+
+def _plays(h, hand):
+    # Follow the effective suit led if able (the left bower and permanent
+    # trumps belong to trump).
+    if h.trick:
+        eff, led = h._eff, h.led
+        out = [c << 5 for c in hand if eff[c] == led]
+        if out:
+            return out
+    return [c << 5 for c in hand]
+
+
+def apply(h, a):
+    # Apply a legal action id to a card-mode hand (``Hand.apply_id``).
+    if a & 31:
+        _APPLY[a & 31](h, a)
+        return
+    # Play a card (action kind 0).
+    card = a >> 5
+    seat = h.turn
+    h.hands[seat].remove(card)
+    h.played.append(card)
+    h.played_by.append(seat)
+    if card == h.partner_card and h.partner < 0:
+        h.partner = NOBODY if seat == h.maker else seat
+    eff = h._eff
+    trick = h.trick
+    if trick:
+        # The highest trump wins, else the highest card of the suit led:
+        # trumps have power 64 and up, the other cards their rank.
+        led = h.led
+        e = eff[card]
+        if (e == led or e == h.trump) and h._pow[card] > h._pow[h.best]:
+            h.best = card
+            h.best_seat = seat
+    else:
+        led = h.led = eff[card]
+        h.best = card
+        h.best_seat = seat
+    trick.append(card)
+    h.trick_seats.append(seat)
+    seat = h._nxt[seat]
+    if seat == h.leader:
+        # The trick is over: its winner leads the next one.
+        h.trick = []
+        h.trick_seats = []
+        seat = h.leader = h.turn = h.best_seat
+        h.tricks[seat] += 1
+        h.tricks_played += 1
+        if h.tricks_played < h.rules.hand_size:
+            h._legal = [c << 5 for c in h.hands[seat]]
+        else:
+            h._end_play()
+        return
+    # The next seat's legal plays, right away.
+    h.turn = seat
+    hand = h.hands[seat]
+    out = []
+    for c in hand:
+        if eff[c] == led:
+            out.append(c << 5)
+    h._legal = out or [c << 5 for c in hand]
+
+
+def start_play(h):
+    # Called once the leader is known: each seat's next active seat, and
+    # the leader's legal plays.
+    n, out = h.n, h.out
+    nxt = h.rules.bid_orders[0]  # (s + 1) % n for each seat s
+    if any(out):
+        nxt = bytearray(n)
+        for s in range(n):
+            t = (s + 1) % n
+            while out[t]:
+                t = (t + 1) % n
+            nxt[s] = t
+    h._nxt = nxt
+    h._legal = [c << 5 for c in h.hands[h.turn]]
 
 
 # ----- declarations before bidding (003 farmers and ace-no-face, 002 2s/3s)
 
 def start_declarations(h):
-    h.phase = H.P_DECLARE
+    h.phase = P_DECLARE
     h.bids = 0
     _next_declarer(h)
 
@@ -64,7 +201,7 @@ def _next_declarer(h):
             h.turn = seat
             return
         h.bids += 1
-    h._open_round(H.P_BID1)
+    h._open_round(P_BID1)
 
 
 def declarations(h, seat):
@@ -75,14 +212,14 @@ def declarations(h, seat):
     nines, tens = ranks.count(R9), ranks.count(R10)
     out = []
     if r.farmers and h.farmer < 0 and nines + (0 if r.farmers_nines_only else tens) >= 3:
-        out.append(A.action(A.FARMERS, seat))
+        out.append(action(FARMERS, seat))
     if r.twos_and_threes and h.twos < 0 and ranks.count(R2) + ranks.count(R3) >= 3:
-        out.append(A.action(A.TWOS, seat))
+        out.append(action(TWOS, seat))
     if r.ace_no_face:
         if nines + tens == len(cards):
-            out.append(A.action(A.NINETENS, seat))
+            out.append(action(NINETENS, seat))
         elif nines + tens == len(cards) - 1 and RA in ranks:
-            out.append(A.action(A.ACENOFACE, seat))
+            out.append(action(ACENOFACE, seat))
     return out
 
 
@@ -100,32 +237,43 @@ def _exchange(h, seat, ranks, at):
     _next_declarer(h)
 
 
-def _do_farmers(h, seat, flag):
+def _do_farmers(h, a):
     # 003: three 9s/10s for the three kitty cards under the upcard.
-    h.farmer = seat
+    h.farmer = seat = (a >> 5) & 63
     _exchange(h, seat, (R9,) if h.rules.farmers_nines_only else (R9, R10), 1)
 
 
-def _do_twos(h, seat, flag):
+def _do_twos(h, a):
     # 002: three 2s/3s for the bottom three kitty cards.
-    h.twos = seat
+    h.twos = seat = (a >> 5) & 63
     _exchange(h, seat, (R2, R3), len(h.kitty) - 3)
 
 
 # ----- after trump is made -------------------------------------------------
 
-def pick_up(h, steps):
+def pick_up(h):
     # The dealer takes the upcard if it was ordered (or a two was turned);
-    # a dealer sitting out does not discard.
+    # returns the steps between trump and play (a dealer sitting out does
+    # not discard).
+    r = h.rules
+    h._eff, h._pow = _tables(r)[0][h.trump]
+    discard = h.picked_up and not h.out[h.dealer]
     if h.picked_up:
         h.hands[h.dealer].append(h.upcard)
         h.kitty.pop(0)
-    if not h.picked_up or h.out[h.dealer]:
-        steps.remove(H.P_DISCARD)
-    if H.P_GIVE in steps and h.alone != 2:
-        steps.remove(H.P_GIVE)
-    if h.rules.throw_in:
-        steps.append(H.P_THROWIN)
+    if r.call_partner:
+        steps = [P_DISCARD, P_MAKER] if r.discard_before_call or h.turned else [P_MAKER, P_DISCARD]
+        if not discard:
+            steps.remove(P_DISCARD)
+    else:
+        steps = [P_DEFEND] if r.defend_alone else []
+        if discard:
+            steps.append(P_DISCARD)
+        if h.alone == 2:
+            steps.append(P_GIVE)  # 003: partner's best
+    if r.throw_in:
+        steps.append(P_THROWIN)
+    return steps
 
 
 def start_throwin(h):
@@ -150,16 +298,16 @@ def _may_throw_in(h, seat):
     return True
 
 
-def _do_pass(h, arg, flag):
+def _do_pass(h, a):
     # Card mode also asks seats in turn to declare, defend alone or throw in.
     p = h.phase
-    if p == H.P_BID1 or p == H.P_BID2:
+    if p == P_BID1 or p == P_BID2:
         h._next_bidder()
         return
     h.bids += 1
-    if p == H.P_DECLARE:
+    if p == P_DECLARE:
         _next_declarer(h)
-    elif p == H.P_DEFEND:
+    elif p == P_DEFEND:
         h.turn = (h.turn + 2) % 4
         if h.bids >= 2:
             h._next_step()
@@ -168,102 +316,32 @@ def _do_pass(h, arg, flag):
         _next_thrower(h)
 
 
-def _do_discard(h, card, flag):
+def _do_discard(h, a):
+    card = a >> 5
     h.hands[h.dealer].remove(card)
     h.kitty.append(card)
     h._next_step()
 
 
-def _do_give(h, card, flag):
+def _do_give(h, a):
     # 003 partner's best: the partner gives a card, the maker gives one back.
+    card = a >> 5
     partner = (h.maker + 2) % 4
-    if h.phase == H.P_GIVE:
+    if h.phase == P_GIVE:
         h.hands[partner].remove(card)
         h.hands[h.maker].append(card)
-        h.phase = H.P_GIVEBACK
+        h.phase = P_GIVEBACK
     else:
         h.hands[h.maker].remove(card)
         h.hands[partner].append(card)
         h._next_step()
 
 
-# ----- playing cards ---------------------------------------------------------
-
-def _legal_play(h):
-    hand = h.hands[h.turn]
-    if h.trick:
-        # Follow the effective suit led if able (the left bower and permanent
-        # trumps belong to trump).
-        eff, led = h._eff, h.led
-        follow = [c << 5 for c in hand if eff[c] == led]
-        if follow:
-            return follow
-    return [c << 5 for c in hand]
-
-
-def _do_play(h, card, flag):
-    seat = h.turn
-    h.hands[seat].remove(card)
-    h.played.append(card)
-    h.played_by.append(seat)
-    if card == h.partner_card and h.partner < 0:
-        h.partner = A.NOBODY if seat == h.maker else seat
-    trick = h.trick
-    if trick:
-        # The highest trump wins, else the highest card of the suit led.
-        eff, pw, trump, best = h._eff, h._pow, h.trump, h.best
-        e = eff[card]
-        if e == trump:
-            if eff[best] != trump or pw[card] > pw[best]:
-                h.best, h.best_seat = card, seat
-        elif e == h.led and eff[best] != trump and pw[card] > pw[best]:
-            h.best, h.best_seat = card, seat
-    else:
-        h.best, h.best_seat, h.led = card, seat, h._eff[card]
-    trick.append(card)
-    h.trick_seats.append(seat)
-    if len(trick) < h._active:
-        seat = (seat + 1) % h.n
-        while h.out[seat]:
-            seat = (seat + 1) % h.n
-        h.turn = seat
-        return
-    h.trick = []
-    h.trick_seats = []
-    h._trick_won(h.best_seat)
-
-
-# ----- dispatch tables: table mode's, with the card-mode overrides ---------
-
-def _cards_of(kind, seat_of):
-    def legal(h):
-        return [A.action(kind, c) for c in h.hands[seat_of(h)]]
-    return legal
-
-
-def _legal_turn(h):
-    # Chance: any card of the dealer's hand but a permanent trump (000:
-    # "turn another if it is one").
-    perm = h.rules.permanent
-    return [A.action(A.TURN, c, A.TURN_CARD) for c in h.hands[h.dealer] if c not in perm]
-
-
-LEGAL = list(H._LEGAL)
-LEGAL[H.P_DECLARE] = lambda h: declarations(h, h.turn) + [_PASS]
-LEGAL[H.P_TURN] = _legal_turn
-LEGAL[H.P_DEFEND] = lambda h: [A.action(A.DEFEND, h.turn), _PASS]
-LEGAL[H.P_DISCARD] = _cards_of(A.DISCARD, lambda h: h.dealer)
-LEGAL[H.P_GIVE] = _cards_of(A.GIVE, lambda h: (h.maker + 2) % 4)
-LEGAL[H.P_GIVEBACK] = _cards_of(A.GIVE, lambda h: h.maker)
-LEGAL[H.P_THROWIN] = lambda h: [A.action(A.THROWIN, h.turn), _PASS]
-LEGAL[H.P_PLAY] = _legal_play
-LEGAL = tuple(LEGAL)
-
-APPLY = list(H._APPLY)
-APPLY[A.PLAY] = _do_play
-APPLY[A.PASS] = _do_pass
-APPLY[A.DISCARD] = _do_discard
-APPLY[A.GIVE] = _do_give
-APPLY[A.FARMERS] = _do_farmers
-APPLY[A.TWOS] = _do_twos
-APPLY = tuple(APPLY)
+# Action kinds card mode applies itself; the rest are table mode's.
+_APPLY = [H._apply] * 24
+_APPLY[PASS] = _do_pass
+_APPLY[DISCARD] = _do_discard
+_APPLY[GIVE] = _do_give
+_APPLY[FARMERS] = _do_farmers
+_APPLY[TWOS] = _do_twos
+_APPLY = tuple(_APPLY)

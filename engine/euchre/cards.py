@@ -25,15 +25,13 @@ LOW_JOKER = 53
 NUM_CARDS = 54
 
 # Rank indices used by the rules.
-R2, R3, R8, R9, R10, RJ, RQ, RK, RA = 0, 1, 6, 7, 8, 9, 10, 11, 12
-
-_JOKERS = ("HJ", "LJ")
+R2, R3, R9, R10, RJ, RQ, RK, RA = 0, 1, 7, 8, 9, 10, 11, 12
 
 
 def card_name(card):
     # Return the notation of a card id, e.g. ``35 -> "JH"``.
     if card >= HIGH_JOKER:
-        return _JOKERS[card - HIGH_JOKER]
+        return "LJ" if card > HIGH_JOKER else "HJ"
     return RANKS[card % 13] + SUITS[card // 13]
 
 
@@ -44,11 +42,12 @@ def parse_card(text):
     t = text.strip().upper()
     if t[:2] == "10":
         t = "T" + t[2:]
-    if t in _JOKERS:
-        return HIGH_JOKER + _JOKERS.index(t)
+    if t == "HJ" or t == "LJ":
+        return HIGH_JOKER + (t == "LJ")
     if len(t) == 2 and t[0] in RANKS and t[1] in SUITS:
         return SUITS.index(t[1]) * 13 + RANKS.index(t[0])
-    raise ValueError("not a card: %r (write rank then suit, e.g. JH, TS, 2S, or HJ/LJ)" % text)
+    from euchre.messages import message
+    raise ValueError(message("card", text))
 
 
 def parse_cards(text):
@@ -61,19 +60,9 @@ def card_names(cards):
     return " ".join([card_name(c) for c in cards])
 
 
-def suit_of(card):
-    # Natural suit 0..3, or NO_SUIT for a joker (ignores trump).
-    return card // 13 if card < HIGH_JOKER else NO_SUIT
-
-
 def rank_of(card):
     # Rank index 0..12 (2..A), or -1 for a joker.
     return card % 13 if card < HIGH_JOKER else -1
-
-
-def make_card(rank, suit):
-    # Card id from rank index and suit index.
-    return suit * 13 + rank
 
 
 def parse_suit(text):
@@ -81,9 +70,8 @@ def parse_suit(text):
     #
     # :raises ValueError: if the text is not a suit.
     t = text.strip().upper()
-    if len(t) == 1 and t in SUITS:
-        return SUITS.index(t)
     for i in range(4):
-        if SUIT_NAMES[i].upper() == t:
+        if t == SUITS[i] or t == SUIT_NAMES[i].upper():
             return i
-    raise ValueError("not a suit: %r (use C, D, H or S)" % text)
+    from euchre.messages import message
+    raise ValueError(message("suit", text))

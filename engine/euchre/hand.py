@@ -15,6 +15,13 @@
 # ``current_player()`` is a seat, ``CHANCE`` (a deal or a turned card) or
 # ``TABLE`` (table-mode input any seat may report, e.g. ``won 2``). Illegal
 # actions raise ``IllegalAction`` naming the rule and change nothing.
+#
+# This module is what the device loads, so it holds table mode only, as two
+# functions: ``_legal`` (legal action ids by phase) and ``_apply`` (an action
+# id by kind). A card-mode hand swaps in ``euchre.cardmode``'s pair, which
+# handles the phases and kinds that need cards and hands the rest back here.
+
+import sys
 
 from euchre import actions as A
 from euchre.cards import NO_SUIT
@@ -33,9 +40,6 @@ SCORED = 0
 THROWN_IN = 1    # nothing scores, the deal passes left
 REDEAL = 2       # nothing scores, the same dealer deals again
 
-_NOBODY = A.NOBODY
-_PASS = A.PASS
-_REDEAL = A.REDEAL
 _cardmode = None
 
 
@@ -47,62 +51,62 @@ class IllegalAction(ValueError):
 class Hand:
     # State of one hand. See the module comment.
 
-    # Fields most hands never change live on the class (cheap to create).
-    upcard = -1         # card id (card mode, or a two/joker up)
-    up_suit = NO_SUIT   # suit the bidding is about
-    turned_down = NO_SUIT
-    trump = NO_SUIT
-    maker = -1
-    alone = 0           # 1 alone, 2 alone with partner's best
-    partner = -1        # calling variants: seat, NOBODY, or -1 unknown yet
-    partner_card = -1
-    lone_defender = -1
-    picked_up = False
-    turned = False      # Five-Handed: the dealer turned a card
-    farmer = -1
-    twos = -1
-    renege = -1
-    declarer = -1       # seat that threw in / claimed / declared a redeal
-    tricks_played = 0
-    bids = 0            # bids made in the current round
-    leader = -1
-    led = -1            # card mode: effective suit led to the current trick
-    best = -1           # ... the card winning it so far, and its seat
-    best_seat = -1
-    hands = None        # card mode: each seat's cards
-    kitty = None        # card mode: the kitty, upcard first
-    dealt = None        # card mode: the deal as dealt
-    result = -1         # SCORED, THROWN_IN or REDEAL once over
-    points = None
-    reason = ""
-    events = 0          # accepted actions
-    _legal = None
+    if sys.implementation.name != "micropython":
+        # Every field is a slot: CPython then reaches them without a dict
+        # lookup (card-mode simulations run millions of hands). MicroPython
+        # has no __slots__: there, this list (not a constant tuple, which
+        # would stay in the module's constants) is never built.
+        __slots__ = ["rules", "n", "dealer", "cards", "phase", "turn", "out", "tricks",
+                     "trick", "trick_seats", "events", "upcard", "up_suit", "turned_down",
+                     "trump", "maker", "alone", "partner", "partner_card", "lone_defender",
+                     "picked_up", "turned", "farmer", "twos", "renege", "declarer",
+                     "tricks_played", "bids", "leader", "led", "best", "best_seat", "hands",
+                     "kitty", "dealt", "played", "played_by", "result", "points", "reason",
+                     "_legal", "_lg", "_do", "_eff", "_pow", "_bidders", "_steps", "_nxt"]
 
     def __init__(self, rules, dealer=0, cards=False):
-        self.rules = r = rules
-        self.n = n = r.num_players
-        self.dealer = dealer
+        self.rules = rules
+        self.n = n = rules.num_players
+        self.dealer = self.turn = dealer
         self.cards = cards
-        self.turn = dealer
-        self.out = bytearray(n)
-        self.tricks = bytearray(n)
-        self.trick = []         # cards of the trick in progress
-        self.trick_seats = []
-        self._active = n
-        self._eff = r.eff[4]
-        self._pow = r.power[4]
-        self._bidders = r.bid_orders[dealer]
+        self.out = bytearray(n)     # seats sitting out (a lone hand's partner)
+        self.tricks = bytearray(n)  # tricks taken per seat
+        self.trick = []             # card mode: cards of the trick in progress
+        self.trick_seats = []       # ... and who played them
+        # upcard: card id (card mode, or a two/joker up); maker, partner
+        # (calling variants: seat, NOBODY, or -1 unknown yet), lone_defender,
+        # farmer, twos (seats that declared), renege (seat), declarer (seat
+        # that threw in / claimed / declared a redeal), leader of the current
+        # trick; card mode: led (effective suit led to the trick) and the
+        # card winning it so far, best, played by best_seat; result is
+        # SCORED, THROWN_IN or REDEAL once over.
+        self.upcard = self.maker = self.partner = self.partner_card = \
+            self.lone_defender = self.farmer = self.twos = self.renege = \
+            self.declarer = self.leader = self.led = self.best = \
+            self.best_seat = self.result = -1
+        # up_suit: the suit the bidding is about.
+        self.up_suit = self.turned_down = self.trump = NO_SUIT
+        # alone: 1 alone, 2 alone with partner's best; bids: bids made in
+        # the current round; events: accepted actions.
+        self.alone = self.tricks_played = self.bids = self.events = 0
+        # turned: Five-Handed, the dealer turned a card.
+        self.picked_up = self.turned = False
+        # Card mode: each seat's cards, the kitty (upcard first), the deal.
+        self.hands = self.kitty = self.dealt = None
+        self.points = self._legal = self._eff = self._pow = None
+        self.reason = ""
         if cards:
             global _cardmode
             if _cardmode is None:
                 from euchre import cardmode as _cardmode
-            self._LEGAL, self._APPLY = _cardmode.LEGAL, _cardmode.APPLY
-            self._extras = []
+            self._lg = _cardmode.legal
+            self._do = _cardmode.apply
             self.phase = P_DEAL
-            self.played = bytearray()       # every card played, in order
-            self.played_by = bytearray()
+            self.played = []        # every card played, in order
+            self.played_by = []
         else:
-            self._LEGAL, self._APPLY = _LEGAL, _APPLY
+            self._lg = _legal
+            self._do = _apply
             self.phase = P_UP
 
     # ----- the state API -------------------------------------------------
@@ -130,13 +134,16 @@ class Hand:
 
     def returns(self):
         # Points per seat (all zero until the hand is over or if void).
-        return list(self.points) if self.points else [0] * self.n
+        return list(self.points or [0] * self.n)
 
     def legal_ids(self):
         # Legal action ids now (empty at a deal: use ``deal``).
-        if self._legal is None:
-            self._legal = self._LEGAL[self.phase](self)
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            # (fetched, then called: CPython's attribute cache then applies)
+            lg = self._lg
+            legal = self._legal = lg(self)
+        return legal
 
     def legal_actions(self):
         # Legal actions now, in text notation.
@@ -162,7 +169,8 @@ class Hand:
             raise IllegalAction(why(self, a))
         self._legal = None
         self.events += 1
-        self._APPLY[a & 31](self, (a >> 5) & 63, a >> 11)
+        do = self._do
+        do(self, a)
 
     def apply_legal(self, i):
         # Apply ``legal_ids()[i]`` (bots and simulations: no re-check).
@@ -170,7 +178,8 @@ class Hand:
         a = (self._legal or self.legal_ids())[i]
         self._legal = None
         self.events += 1
-        self._APPLY[a & 31](self, (a >> 5) & 63, a >> 11)
+        do = self._do
+        do(self, a)
         return a
 
     def deal(self, cards):
@@ -178,25 +187,23 @@ class Hand:
         # then the kitty with the upcard first).
         #
         # :raises IllegalAction: not a permutation of the deck, or no deal now.
-        if self.phase != P_DEAL:
-            raise IllegalAction("no deal now: " + ("the cards are dealt" if self.cards else "this hand is in table mode"))
+        if not self.cards:
+            from euchre.messages import message
+            raise IllegalAction(message("table"))
         _cardmode.deal(self, cards)
 
     # ----- flow ------------------------------------------------------------
 
     def _set_upcard(self, card):
-        r = self.rules
         self.upcard = card
-        if card >= 0 and card in r.permanent:
+        if card >= 0 and card in self.rules.permanent:
             self.up_suit = NO_SUIT
-            if r.perm_upcard == "orderer_names":
-                self._start_bidding()
-            else:
+            if self.rules.perm_upcard != "orderer_names":
                 self.phase = P_NAME
-        else:
-            if card >= 0:
-                self.up_suit = card // 13
-            self._start_bidding()
+                return
+        elif card >= 0:
+            self.up_suit = card // 13
+        self._start_bidding()
 
     def _start_bidding(self):
         r = self.rules
@@ -208,13 +215,12 @@ class Hand:
     def _open_round(self, phase):
         self.phase = phase
         self.bids = 0
-        d, n = self.dealer, self.n
+        b = self.rules.bid_orders[self.dealer]
         if self.farmer >= 0 and self.rules.farmers_no_call:
             # 003: a farmer who may not call is skipped in both rounds.
-            self._bidders = tuple([(d + 1 + i) % n for i in range(n) if (d + 1 + i) % n != self.farmer])
-        else:
-            self._bidders = self.rules.bid_orders[d]
-        self.turn = self._bidders[0]
+            b = [s for s in b if s != self.farmer]
+        self._bidders = b
+        self.turn = b[0]
 
     def _next_bidder(self):
         self.bids += 1
@@ -228,7 +234,7 @@ class Hand:
         else:
             # Only reached when the dealer may pass (no stick the dealer) or
             # sits out of the bidding as a farmer (003).
-            self._void(THROWN_IN, "all passed")
+            self._over(THROWN_IN, "all passed")
 
     def _make_trump(self, seat, trump, flag, picked_up):
         r = self.rules
@@ -240,21 +246,13 @@ class Hand:
         self._pow = r.power[trump]
         if flag and r.teams:
             self.out[(seat + 2) % 4] = 1
-        if r.call_partner:
-            if r.discard_before_call or self.turned:
-                steps = [P_DISCARD, P_MAKER]
-            else:
-                steps = [P_MAKER, P_DISCARD]
-        else:
-            steps = [P_DEFEND, P_DISCARD, P_GIVE]
-            if not r.defend_alone:
-                steps.remove(P_DEFEND)
+        # What comes between trump and play, in order.
         if self.cards:
-            _cardmode.pick_up(self, steps)
+            steps = _cardmode.pick_up(self)
+        elif r.call_partner:
+            steps = [P_MAKER]
         else:
-            steps.remove(P_DISCARD)
-            if P_GIVE in steps:
-                steps.remove(P_GIVE)
+            steps = [P_DEFEND] if r.defend_alone else []
         steps.append(P_PLAY)
         self._steps = steps
         self._next_step()
@@ -271,50 +269,40 @@ class Hand:
         elif p == P_THROWIN:
             _cardmode.start_throwin(self)
         elif p == P_PLAY:
-            self._start_play()
-
-    def _start_play(self):
-        n, out = self.n, self.out
-        if self.lone_defender >= 0 and self.alone:
-            lead = self.lone_defender  # 004: the lone defender leads
-        elif self.alone and self.rules.loner_lead == "LEFT_OF_LONER":
-            lead = (self.maker + 1) % n
-        else:
-            lead = (self.dealer + 1) % n
-            while out[lead]:
-                lead = (lead + 1) % n
-        self.leader = self.turn = lead
-        self._active = n - sum(out)
+            n, out = self.n, self.out
+            if self.lone_defender >= 0 and self.alone:
+                lead = self.lone_defender  # 004: the lone defender leads
+            elif self.alone and self.rules.loner_lead == "LEFT_OF_LONER":
+                lead = (self.maker + 1) % n
+            else:
+                lead = (self.dealer + 1) % n
+                while out[lead]:
+                    lead = (lead + 1) % n
+            self.leader = self.turn = lead
+            if self.cards:
+                _cardmode.start_play(self)
 
     def active_seats(self):
         # Seats playing this hand (not sitting out).
         return [s for s in range(self.n) if not self.out[s]]
 
-    def _trick_won(self, winner):
-        self.tricks[winner] += 1
-        self.tricks_played += 1
-        self.leader = self.turn = winner
-        if self.tricks_played >= self.rules.hand_size:
-            self._end_play()
-
     def _end_play(self):
         if self.rules.call_partner and self.partner < 0:
             if self.alone or self.cards:
-                self.partner = _NOBODY  # never played: no partner (000, 001)
+                self.partner = A.NOBODY  # never played: no partner (000, 001)
             else:
                 self.phase = P_REVEAL
                 return
-        self._score()
+        self._over(SCORED)
 
-    def _score(self):
-        self.points, self.reason = score_hand(self)
-        self.result = SCORED
-        self.phase = P_DONE
-
-    def _void(self, result, reason):
+    def _over(self, result, reason=None):
+        # The hand is over: scored (no reason given) or void.
+        if reason is None:
+            self.points, reason = score_hand(self)
+        else:
+            self.points = [0] * self.n
         self.result = result
         self.reason = reason
-        self.points = [0] * self.n
         self.phase = P_DONE
 
     def side_of(self, seat):
@@ -326,241 +314,185 @@ class Hand:
 
     def maker_tricks(self):
         # Tricks taken by the makers' side.
-        m = self.maker
-        if self.rules.teams:
-            return self.tricks[m] + self.tricks[(m + 2) % 4]
-        if 0 <= self.partner < self.n:
-            return self.tricks[m] + self.tricks[self.partner]
-        return self.tricks[m]
+        m, t = self.maker, self.tricks
+        p = (m + 2) % 4 if self.rules.teams else self.partner
+        return t[m] + (t[p] if 0 <= p < self.n else 0)
 
     def __repr__(self):
         return "<Hand %s dealer=%d phase=%d>" % (self.rules.name, self.dealer, self.phase)
 
 
-# ----- legal actions in table mode, one function per phase ----------------
-# (card mode overrides some of them: see euchre.cardmode)
+# ----- table mode ------------------------------------------------------------
 
-def _none(h):
-    return []
-
-
-def _legal_up(h):
-    return [A.action(A.UP, s) for s in range(4)] + [A.action(A.UP, c) for c in h.rules.permanent] + [_REDEAL]
-
-
-def _legal_name(h):
-    out = [A.action(A.NAME, s) for s in range(4)]
-    if h.rules.perm_upcard == "dealer_names_or_turns":
-        if h.cards:
-            out.append(A.action(A.TURN, 0, A.TURN_ASK))
-        else:
-            out += [A.action(A.TURN, s, A.TURN_SUIT) for s in range(4)]
-    return out + h._extras
-
-
-def _how(h, round1):
+def _legal(h):
+    # Legal action ids by phase (card mode's own come from euchre.cardmode).
+    # The order is the order the device lists them in.
+    p, r, out = h.phase, h.rules, []
+    if p == P_PLAY:
+        act = h.active_seats()
+        _add(out, A.WON, act)
+        if r.teams and h.tricks_played == 0:
+            _add(out, A.TRICKS, range(r.hand_size + 1))
+        _add(out, A.CLAIM, act)
+        _add(out, A.RENEGE, act)
+        if r.call_partner and h.partner < 0 and not h.alone:
+            _reveals(h, out)
+        if h.tricks_played == 0:
+            if r.throw_in:
+                _add(out, A.THROWIN, act)
+            out.append(A.REDEAL)
+        return out
+    if p == P_UP:
+        _add(out, A.UP, range(4))
+        _add(out, A.UP, r.permanent)
+        out.append(A.REDEAL)
+        return out
+    if p == P_REVEAL:
+        return _reveals(h, out)
     # The maker's ways of playing: with partner, alone, alone with best.
-    r = h.rules
-    if not (r.teams and r.alone):
-        return (0,)
-    flags = [0, 1, 2] if r.partners_best else [0, 1]
-    if round1 and r.canadian and h.turn == (h.dealer + 2) % 4:
-        flags.remove(0)  # 004: Canadian loner
-    return flags
-
-
-def _legal_bid1(h):
-    out = [_PASS]
-    how = _how(h, True)
-    if h.up_suit == NO_SUIT:  # Ultimate: a joker is up, the orderer names trump
+    how = [0]
+    if r.teams and r.alone:
+        how = [0, 1, 2] if r.partners_best else [0, 1]
+        if p == P_BID1 and r.canadian and h.turn == (h.dealer + 2) % 4:
+            how.remove(0)  # 004: Canadian loner
+    if p == P_BID1:
+        out.append(A.PASS)
+        for s in range(4) if h.up_suit == NO_SUIT else (A.NOSUIT,):
+            # (Ultimate: a joker is up, the orderer names trump)
+            _add(out, A.ORDER | s << 5, how, 11)
+        if h.bids == 0 and not h.cards:
+            # Declarations come before the first bid (003, 002).
+            for s in range(h.n):
+                if r.farmers and h.farmer < 0:
+                    out.append(A.FARMERS | s << 5)
+                if r.twos_and_threes and h.twos < 0:
+                    out.append(A.TWOS | s << 5)
+                if r.ace_no_face:
+                    out += [A.ACENOFACE | s << 5, A.NINETENS | s << 5]
+    elif p == P_BID2:
+        if not (h.turn == h.dealer and r.std):
+            out.append(A.PASS)
         for s in range(4):
-            out += [A.action(A.ORDER, s, f) for f in how]
+            if s != h.turned_down:
+                _add(out, A.CALL | s << 5, how, 11)
+    elif p == P_NAME:
+        _add(out, A.NAME, range(4))
+        if r.perm_upcard == "dealer_names_or_turns":
+            if h.cards:
+                out.append(A.TURN)  # (TURN_ASK)
+            else:
+                _add(out, A.TURN | A.TURN_SUIT << 11, range(4))
+    elif p == P_DEFEND:
+        m = h.maker
+        _add(out, A.DEFEND, ((m + 1) % 4, (m + 3) % 4, A.NOBODY))
+    elif p == P_MAKER:
+        out.append(A.ALONE)
+        eff, trump, perm = h._eff, h.trump, r.permanent
+        not_trump = r.call_partner == "not_trump"
+        for c in r.deck:
+            # 000: never a two/joker; 001: a non-trump card.
+            if not (c in perm or (not_trump and eff[c] == trump)):
+                out.append(A.PARTNER | c << 5)
     else:
-        out += [A.action(A.ORDER, A.NOSUIT, f) for f in how]
-    if h.bids == 0 and not h.cards:
-        # Declarations come before the first bid (003, 002).
-        r = h.rules
-        for s in range(h.n):
-            if r.farmers and h.farmer < 0:
-                out.append(A.action(A.FARMERS, s))
-            if r.twos_and_threes and h.twos < 0:
-                out.append(A.action(A.TWOS, s))
-            if r.ace_no_face:
-                out += [A.action(A.ACENOFACE, s), A.action(A.NINETENS, s)]
-    return out + h._extras
-
-
-def _legal_bid2(h):
-    out = [] if (h.turn == h.dealer and h.rules.std) else [_PASS]
-    how = _how(h, False)
-    for s in range(4):
-        if s != h.turned_down:
-            out += [A.action(A.CALL, s, f) for f in how]
-    return out + h._extras
-
-
-def _legal_defend(h):
-    m = h.maker
-    return [A.action(A.DEFEND, (m + 1) % 4), A.action(A.DEFEND, (m + 3) % 4),
-            A.action(A.DEFEND, _NOBODY)] + h._extras
-
-
-def _legal_maker(h):
-    r = h.rules
-    out = [A.ALONE]
-    eff, trump, perm = h._eff, h.trump, r.permanent
-    not_trump = r.call_partner == "not_trump"
-    for c in r.deck:
-        # 000: never a two/joker; 001: a non-trump card.
-        if not (c in perm or (not_trump and eff[c] == trump)):
-            out.append(A.action(A.PARTNER, c))
-    return out + h._extras
-
-
-def _legal_play(h):
-    r = h.rules
-    act = h.active_seats()
-    out = [A.action(A.WON, s) for s in act]
-    if r.teams and h.tricks_played == 0:
-        out += [A.action(A.TRICKS, t) for t in range(r.hand_size + 1)]
-    out += [A.action(A.CLAIM, s) for s in act] + [A.action(A.RENEGE, s) for s in act]
-    if r.call_partner and h.partner < 0 and not h.alone:
-        out += _legal_reveal(h)
-    if h.tricks_played == 0:
-        if r.throw_in:
-            out += [A.action(A.THROWIN, s) for s in act]
-        out.append(_REDEAL)
+        return out
+    if not h.cards:
+        # Table mode may declare a misdeal until play starts.
+        out.append(A.REDEAL)
     return out
 
 
-def _legal_reveal(h):
-    return [A.action(A.REVEAL, s) for s in range(h.n) if s != h.maker] + [A.action(A.REVEAL, _NOBODY)]
+def _add(out, base, args, shift=5):
+    # Append the action ids ``base | x << shift`` for x in args.
+    for x in args:
+        out.append(base | x << shift)
 
 
-# Table mode may declare a misdeal until play starts; card mode never does.
-Hand._extras = [_REDEAL]
-
-_LEGAL = (_none, _legal_up, _none, _legal_name, _none, _legal_bid1,
-          _legal_bid2, _legal_defend, _legal_maker, _none, _none, _none,
-          _none, _legal_play, _legal_reveal, _none)
+def _reveals(h, out):
+    _add(out, A.REVEAL, [s for s in range(h.n) if s != h.maker] + [A.NOBODY])
+    return out
 
 
-# ----- applying actions, one function per kind ----------------------------
-
-def _do_pass(h, arg, flag):
-    h._next_bidder()
-
-
-def _do_order(h, suit, flag):
-    h._make_trump(h.turn, h.up_suit if suit == A.NOSUIT else suit, flag, True)
+# Reasons a hand is void, by the kind of action that voids it.
+_VOID = {A.THROWIN: (THROWN_IN, "throw-in"), A.REDEAL: (REDEAL, "misdeal"),
+         # 003: an ace and four 9s/10s: the same dealer redeals; only 9s
+         # and 10s: the deal passes left.
+         A.ACENOFACE: (REDEAL, "ace no face"), A.NINETENS: (THROWN_IN, "nines and tens")}
 
 
-def _do_call(h, suit, flag):
-    h._make_trump(h.turn, suit, flag, False)
-
-
-def _do_name(h, suit, flag):
-    # 000 / 004: the named suit stands for the upcard's suit in round 1 and
-    # is the turned-down suit if round 1 passes.
-    h.up_suit = suit
-    h._start_bidding()
-
-
-def _do_turn(h, arg, flag):
-    if flag == A.TURN_ASK:
-        h.phase = P_TURN
-        return
-    # 000: the turned card's suit is trump; the dealer picks up the upcard,
-    # discards and is the bidder.
-    h.turned = True
-    h.turn = h.dealer
-    h._make_trump(h.dealer, arg if flag == A.TURN_SUIT else arg // 13, 0, True)
-
-
-def _do_alone(h, arg, flag):
-    h.alone = 1
-    h.partner = _NOBODY
-    h._next_step()
-
-
-def _do_partner(h, card, flag):
-    h.partner_card = card
-    if h.cards and card in h.hands[h.maker]:
-        h.partner = _NOBODY  # 000: the bidder holds it: no partner
-    h._next_step()
-
-
-def _do_defend(h, seat, flag):
-    if seat != _NOBODY:
-        h.lone_defender = seat
-        h.out[(seat + 2) % 4] = 1
-    h._next_step()
-
-
-def _do_won(h, seat, flag):
-    h._trick_won(seat)
-
-
-def _do_claim(h, seat, flag):
-    # 000: the hand is scored as though all cards had been played.
-    h.tricks[seat] += h.rules.hand_size - h.tricks_played
-    h.tricks_played = h.rules.hand_size
-    h.declarer = seat
-    h._end_play()
-
-
-def _do_renege(h, seat, flag):
-    h.renege = seat
-    h._score()
-
-
-def _do_reveal(h, seat, flag):
-    h.partner = seat
-    if h.phase == P_REVEAL:
-        h._score()
-
-
-def _do_tricks(h, n, flag):
-    # Partnerships only need the side's total; it is booked to the maker and
-    # to the (lone) defender.
-    m = h.maker
-    d = h.lone_defender if h.lone_defender >= 0 else (m + 1) % 4
-    h.tricks[m] += n
-    h.tricks[d] += h.rules.hand_size - n
-    h.tricks_played = h.rules.hand_size
-    h._end_play()
-
-
-def _do_up(h, arg, flag):
-    if arg < 4:
-        h.up_suit = arg
-        h._set_upcard(-1)
+def _apply(h, a):
+    # Apply a legal action id (card mode's own kinds are in euchre.cardmode).
+    k, x, flag = a & 31, (a >> 5) & 63, a >> 11
+    if k == A.WON:
+        h.tricks[x] += 1
+        h.tricks_played += 1
+        h.leader = h.turn = x
+        if h.tricks_played >= h.rules.hand_size:
+            h._end_play()
+    elif k == A.PASS:
+        h._next_bidder()
+    elif k == A.ORDER:
+        h._make_trump(h.turn, h.up_suit if x == A.NOSUIT else x, flag, True)
+    elif k == A.CALL:
+        h._make_trump(h.turn, x, flag, False)
+    elif k == A.UP:
+        if x < 4:
+            h.up_suit = x
+            x = -1
+        h._set_upcard(x)
+    elif k == A.NAME:
+        # 000 / 004: the named suit stands for the upcard's suit in round 1
+        # and is the turned-down suit if round 1 passes.
+        h.up_suit = x
+        h._start_bidding()
+    elif k == A.TURN:
+        if flag == A.TURN_ASK:
+            h.phase = P_TURN
+            return
+        # 000: the turned card's suit is trump; the dealer picks up the
+        # upcard, discards and is the bidder.
+        h.turned = True
+        h.turn = h.dealer
+        h._make_trump(h.dealer, x if flag == A.TURN_SUIT else x // 13, 0, True)
+    elif k == A.ALONE or k == A.PARTNER or k == A.DEFEND:
+        if k == A.ALONE:
+            h.alone = 1
+            h.partner = A.NOBODY
+        elif k == A.PARTNER:
+            h.partner_card = x
+            if h.cards and x in h.hands[h.maker]:
+                h.partner = A.NOBODY  # 000: the bidder holds it: no partner
+        elif x != A.NOBODY:
+            h.lone_defender = x
+            h.out[(x + 2) % 4] = 1
+        h._next_step()
+    elif k == A.TRICKS or k == A.CLAIM:
+        n = h.rules.hand_size
+        if k == A.TRICKS:
+            # Partnerships only need the side's total; it is booked to the
+            # maker and to the (lone) defender.
+            m = h.maker
+            h.tricks[m] += x
+            h.tricks[h.lone_defender if h.lone_defender >= 0 else (m + 1) % 4] += n - x
+        else:
+            # 000: the hand is scored as though all cards had been played.
+            h.tricks[x] += n - h.tricks_played
+            h.declarer = x
+        h.tricks_played = n
+        h._end_play()
+    elif k == A.RENEGE:
+        h.renege = x
+        h._over(SCORED)
+    elif k == A.REVEAL:
+        h.partner = x
+        if h.phase == P_REVEAL:
+            h._over(SCORED)
+    elif k == A.FARMERS:
+        h.farmer = x
+        if h.rules.farmers_no_call:
+            h._open_round(P_BID1)
+    elif k == A.TWOS:
+        h.twos = x
     else:
-        h._set_upcard(arg)
+        h.declarer = x
+        h._over(*_VOID[k])
 
-
-def _do_farmers(h, seat, flag):
-    h.farmer = seat
-    if h.rules.farmers_no_call:
-        h._open_round(P_BID1)
-
-
-def _do_twos(h, seat, flag):
-    h.twos = seat
-
-
-def _void_by(result, reason):
-    def do(h, seat, flag):
-        h.declarer = seat
-        h._void(result, reason)
-    return do
-
-
-_APPLY = [None, _do_pass, _do_order, _do_call, _do_name, _do_turn,
-          _do_alone, _do_partner, None, None, _do_defend,
-          _void_by(THROWN_IN, "throw-in"), _do_won, _do_claim, _do_renege,
-          _do_reveal, _do_tricks, _void_by(REDEAL, "misdeal"), _do_up, None,
-          _do_farmers, _do_twos,
-          # 003: an ace and four 9s/10s: the same dealer redeals; only 9s
-          # and 10s: the deal passes left.
-          _void_by(REDEAL, "ace no face"), _void_by(THROWN_IN, "nines and tens")]

@@ -9,6 +9,11 @@
 #
 # A torn or corrupt *last* line (power cut mid-write) is dropped and reported;
 # a corrupt earlier line is a ``LogError`` naming the line.
+#
+# The device writes lines one at a time and reads them back one at a time,
+# so this module holds only that; whole logs (``dumps``, ``loads``,
+# ``read_lines``, ``replay_lines``) are in ``euchre.logfile``, loaded the
+# first time one of them is used as ``euchre.log.<name>``.
 
 import json
 
@@ -16,8 +21,6 @@ try:
     from binascii import crc32 as _crc32
 except ImportError:  # pragma: no cover - ports built without binascii.crc32
     _crc32 = None
-
-from euchre.game import game_from_header
 
 FORMAT = 1
 UNDO = "undo"
@@ -89,18 +92,23 @@ def decode_line(line, lineno=0):
     if line.endswith("\r"):
         line = line[:-1]
     if len(line) < 14 or line[0] != "[" or line[-12:-10] != ',"' or line[-2:] != '"]':
-        raise LogError("line %d: not a log line (torn or garbage)" % lineno)
+        raise _error("torn", lineno)
     text = line[1:-12]
     try:
         want = int(line[-10:-2], 16)
     except ValueError:
-        raise LogError("line %d: malformed CRC" % lineno)
+        raise _error("crc", lineno)
     if crc32(text.encode()) != want:
-        raise LogError("line %d: CRC mismatch (corrupted)" % lineno)
+        raise _error("corrupt", lineno)
     try:
         return json.loads(text)
     except ValueError:
-        raise LogError("line %d: bad JSON" % lineno)
+        raise _error("json", lineno)
+
+
+def _error(key, lineno):
+    from euchre.messages import message
+    return LogError(message(key, lineno))
 
 
 def header_payload(game):
@@ -110,89 +118,10 @@ def header_payload(game):
     return h
 
 
-def dumps(game, extra=None):
-    # The whole log of a game as text (header plus one line per event).
-    h = header_payload(game)
-    if extra:
-        h.update(extra)
-    out = [encode_line(h)]
-    for e in game.events():
-        out.append(encode_line(e))
-    return "".join(out)
-
-
-def read_lines(lines):
-    # Decode an iterable of lines into ``(header, events, dropped)``.
-    #
-    # ``events`` has ``undo`` lines applied and holds ``(lineno, event)``;
-    # ``dropped`` is ``None`` or the message for a torn/corrupt last line that
-    # was dropped.
-    #
-    # :raises LogError: empty log, bad header, or a corrupt line before the last.
-    header = None
-    events = []
-    dropped = None
-    pending = None  # (lineno, line, error) of a bad line that may be the last
-    lineno = 0
-    for line in lines:
-        lineno += 1
-        if pending is not None:
-            raise LogError(str(pending))
-        try:
-            payload = decode_line(line, lineno)
-        except LogError as e:
-            pending = e
-            continue
-        if header is None:
-            if not isinstance(payload, dict) or payload.get("format") != FORMAT:
-                raise LogError("line %d: not a Bower game header (format %r)" % (
-                    lineno, payload.get("format") if isinstance(payload, dict) else None))
-            header = payload
-        elif not isinstance(payload, str):
-            raise LogError("line %d: an event must be a string" % lineno)
-        elif payload == UNDO:
-            if not events:
-                raise LogError("line %d: undo with nothing to undo" % lineno)
-            events.pop()
-        else:
-            events.append((lineno, payload))
-    if pending is not None:
-        dropped = str(pending) + "; dropped"
-    if header is None:
-        raise LogError("empty log: no header" + (" (" + dropped + ")" if dropped else ""))
-    return header, events, dropped
-
-
-def loads(text):
-    # Replay a log's text into a Game; returns ``(game, dropped)``.
-    #
-    # :raises LogError: unreadable log, or an event the rules refuse (named
-    #     with its line number).
-    return replay_lines(_split_lines(text))
-
-
-def replay_lines(lines):
-    # Like ``loads`` over an iterable of lines (e.g. an open file).
-    header, events, dropped = read_lines(lines)
-    try:
-        game = game_from_header(header)
-    except ValueError as e:
-        raise LogError("line 1: %s" % e)
-    for lineno, event in events:
-        try:
-            game.apply(event)
-        except ValueError as e:
-            raise LogError("line %d (%s): %s" % (lineno, event, e))
-    return game, dropped
-
-
-def _split_lines(text):
-    start = 0
-    n = len(text)
-    while start < n:
-        end = text.find("\n", start)
-        if end < 0:
-            yield text[start:]
-            return
-        yield text[start:end + 1]
-        start = end + 1
+def __getattr__(name):
+    # Module attributes ``dumps``, ``loads``, ``read_lines``, ``replay_lines``
+    # (PEP 562; MicroPython has it too): load euchre.logfile on first use.
+    if name in ("dumps", "loads", "read_lines", "replay_lines"):
+        from euchre import logfile
+        return getattr(logfile, name)
+    raise AttributeError(name)

@@ -1,11 +1,16 @@
 # Variants as validated data.
 #
-# ``VARIANTS`` holds the four variants of ``RULES.md`` as plain dicts; a
-# ``Rules`` object is one variant plus the players' option choices, checked in
-# the constructor and turned into lookup tables (deck, trump order) once. Option
-# names follow the Euchre Game Notation where it has one (``std``,
-# ``winning_score``, ``canadian``, ``loner_lead``, ``defend_alone``,
-# ``farmers``, ``partners_best``, ``joker``, ``num_players``, ``min_rank``).
+# ``VARIANTS`` holds the four variants of ``RULES.md``; a ``Rules`` object is
+# one variant plus the players' option choices, checked in the constructor
+# and turned into lookup tables (deck, trump order) once. Option names follow
+# the Euchre Game Notation where it has one (``std``, ``winning_score``,
+# ``canadian``, ``loner_lead``, ``defend_alone``, ``farmers``,
+# ``partners_best``, ``joker``, ``num_players``, ``min_rank``).
+#
+# The data is written as dict(name=...): the names are then interned
+# identifiers (the option and field names are needed as such anyway), where
+# "name" keys longer than ten characters would each cost the device a string
+# object; score tables are tuples.
 #
 # >>> r = Rules("classic", std=True)
 # >>> r.kitty, r.std, len(r.deck)
@@ -13,90 +18,72 @@
 # >>> find_variant("5").name
 # 'five'
 
-from euchre.cards import (HIGH_JOKER, LOW_JOKER, NO_SUIT, NUM_CARDS, RJ,
-                          make_card, parse_card, rank_of, suit_of)
+from euchre.cards import HIGH_JOKER, NUM_CARDS, RJ, parse_cards
 
 _B = (False, True)
 # Option name -> allowed values (None: a whole number from 1 to 99). Labels
-# for screens are in euchre.notation.
-OPTIONS = {
-    "winning_score": None, "std": _B, "canadian": _B,
-    "loner_lead": ("LEFT_OF_DEALER", "LEFT_OF_LONER"),
-    "defend_alone": _B, "farmers": _B, "farmers_nines_only": _B,
-    "farmers_no_call": _B, "partners_best": _B, "ace_no_face": _B,
-    "joker": _B, "renege_deduct": _B, "jokers": _B, "four_eights": _B,
-    "alternate_ending": _B, "play_on": _B,
-}
+# for screens are in euchre.notation. (Written as dict(name=...): the names
+# are then interned identifiers, not extra string objects on the device.)
+OPTIONS = dict(
+    winning_score=None, std=_B, canadian=_B,
+    loner_lead=("LEFT_OF_DEALER", "LEFT_OF_LONER"),
+    defend_alone=_B, farmers=_B, farmers_nines_only=_B,
+    farmers_no_call=_B, partners_best=_B, ace_no_face=_B,
+    joker=_B, renege_deduct=_B, jokers=_B, four_eights=_B,
+    alternate_ending=_B, play_on=_B)
 
 # What every variant has unless it says otherwise.
-_BASE = {
-    "num_players": 4, "teams": True, "min_rank": 9, "extra_cards": (),
-    "jokers_in_deck": 0, "hand_size": 5, "packets": (2, 3), "alone": True,
-    "call_partner": "", "perm_upcard": "", "always_stuck": False,
-    "throw_in": False, "needs_trick": False, "twos_and_threes": False,
-    "discard_before_call": False, "scoring": "team", "renege": "side",
-    "end": "first_to",
-}
+_BASE = dict(
+    num_players=4, teams=True, min_rank=9, extra_cards=(), jokers_in_deck=0,
+    hand_size=5, packets=(2, 3), alone=True, call_partner="", perm_upcard="",
+    always_stuck=False, throw_in=False, needs_trick=False, twos_and_threes=False,
+    discard_before_call=False, scoring="team", renege="side", end="first_to")
 
-# Each variant: how it differs from _BASE, its score table and the options
-# players may set, with their defaults. Sources are the seeds in RULES.md.
+# Each variant: its title and aliases, how it differs from _BASE, its score
+# table and the options players may set, with their defaults. A score table
+# lists the points for: make, march, alone_make, alone_march, best_march,
+# unpartnered_march, euchre, defend_euchre, renege, renege_alone (0: never
+# happens in the variant); euchre.scoring reads it. Sources are the seeds
+# in RULES.md.
 VARIANTS = {
     # 002 (second part), 003, 004
-    "classic": {
-        "title": "Classic Euchre", "aliases": ("euchre", "4", "standard", "four"),
-        "perm_upcard": "dealer_names",
-        "score": {"make": 1, "march": 2, "alone_make": 1, "alone_march": 4,
-                  "best_march": 3, "euchre": 2, "defend_euchre": 4,
-                  "renege": 2, "renege_alone": 4},
-        "options": {"winning_score": 10, "std": False, "canadian": False,
-                    "loner_lead": "LEFT_OF_DEALER", "defend_alone": False,
-                    "farmers": False, "farmers_nines_only": False,
-                    "farmers_no_call": False, "partners_best": False,
-                    "ace_no_face": False, "joker": False,
-                    "renege_deduct": False},
-    },
+    "classic": dict(
+        title="Classic Euchre", aliases=("euchre", "4", "standard", "four"),
+        perm_upcard="dealer_names",
+        score=(1, 2, 1, 4, 3, 0, 2, 4, 2, 4),
+        options=dict(winning_score=10, std=False, canadian=False,
+                     loner_lead="LEFT_OF_DEALER", defend_alone=False,
+                     farmers=False, farmers_nines_only=False,
+                     farmers_no_call=False, partners_best=False,
+                     ace_no_face=False, joker=False, renege_deduct=False)),
     # 000
-    "five": {
-        "title": "Five-Handed Euchre", "aliases": ("5", "five-handed", "fivehanded"),
-        "num_players": 5, "teams": False, "extra_cards": ("8S", "8H", "8D"),
-        "call_partner": "not_permanent", "perm_upcard": "dealer_names_or_turns",
-        "always_stuck": True, "throw_in": True, "needs_trick": True,
-        "scoring": "called", "renege": "offender", "end": "lead_by_one",
-        "score": {"make": 1, "march": 2, "alone_make": 1, "alone_march": 4,
-                  "unpartnered_march": 2, "euchre": 2,
-                  "renege": 2, "renege_alone": 4},
-        "options": {"winning_score": 10, "jokers": False, "four_eights": False,
-                    "alternate_ending": False},
-    },
+    "five": dict(
+        title="Five-Handed Euchre", aliases=("5", "five-handed", "fivehanded"),
+        num_players=5, teams=False, extra_cards=("8S", "8H", "8D"),
+        call_partner="not_permanent", perm_upcard="dealer_names_or_turns",
+        always_stuck=True, throw_in=True, needs_trick=True,
+        scoring="called", renege="offender", end="lead_by_one",
+        score=(1, 2, 1, 4, 0, 2, 2, 0, 2, 4),
+        options=dict(winning_score=10, jokers=False, four_eights=False,
+                     alternate_ending=False)),
     # 001
-    "callpartner": {
-        "title": "Call-Your-Partner", "aliases": ("cyp", "call-your-partner", "call"),
-        "num_players": 5, "teams": False, "min_rank": 8,
-        "call_partner": "not_trump", "discard_before_call": True,
-        "scoring": "called", "renege": "offender", "end": "highest",
-        "score": {"make": 1, "march": 2, "alone_make": 1, "alone_march": 5,
-                  "unpartnered_march": 5, "euchre": 2,
-                  "renege": 2, "renege_alone": 4},
-        "options": {"winning_score": 10, "std": False, "play_on": False},
-    },
+    "callpartner": dict(
+        title="Call-Your-Partner", aliases=("cyp", "call-your-partner", "call"),
+        num_players=5, teams=False, min_rank=8,
+        call_partner="not_trump", discard_before_call=True,
+        scoring="called", renege="offender", end="highest",
+        score=(1, 2, 1, 5, 0, 5, 2, 0, 2, 4),
+        options=dict(winning_score=10, std=False, play_on=False)),
     # 002 (first part)
-    "ultimate": {
-        "title": "Ultimate Euchre", "aliases": ("54", "full-deck", "fulldeck"),
-        "min_rank": 2, "jokers_in_deck": 2, "hand_size": 11,
-        "packets": (2, 1, 2, 2, 1, 2, 1), "alone": False,
-        "perm_upcard": "orderer_names", "always_stuck": True,
-        "twos_and_threes": True,
-        "score": {"make": 5, "march": 7, "euchre": 7,
-                  "renege": 7, "renege_alone": 7},
-        "options": {"winning_score": 35},
-    },
+    "ultimate": dict(
+        title="Ultimate Euchre", aliases=("54", "full-deck", "fulldeck"),
+        min_rank=2, jokers_in_deck=2, hand_size=11,
+        packets=(2, 1, 2, 2, 1, 2, 1), alone=False,
+        perm_upcard="orderer_names", always_stuck=True,
+        twos_and_threes=True,
+        score=(5, 7, 0, 0, 0, 0, 7, 0, 7, 7),
+        options=dict(winning_score=35)),
 }
-
-_ALIASES = {}
-for _name in VARIANTS:
-    _ALIASES[_name] = _name
-    for _a in VARIANTS[_name]["aliases"]:
-        _ALIASES[_a] = _name
 
 
 def find_variant(name):
@@ -116,109 +103,108 @@ class Rules:
     #
     # ``Rules("five", alternate_ending=True)``; every option not given keeps its
     # default. ``options`` holds the full option dict (what the game log
-    # records). Attributes: the variant's fields, every option, and derived
-    # tables: ``deck`` (bytes of card ids), ``kitty``, ``tricks_to_make``,
-    # ``permanent`` (permanent trumps, highest first).
+    # records). Attributes: the variant's fields (``title``, ``score``...),
+    # every option, and derived tables: ``deck``
+    # (bytes of card ids), ``kitty``, ``tricks_to_make``, ``permanent``
+    # (permanent trumps, highest first), ``in_deck``, ``eff``, ``power`` and
+    # ``bid_orders``.
     #
     # :raises ValueError: unknown variant or option, or an invalid value.
 
     def __init__(self, variant="classic", options=None, **kw):
-        key = _ALIASES.get(str(variant).lower())
-        if key is None:
-            raise ValueError("unknown variant %r (one of: %s)" % (variant, ", ".join(variant_names())))
-        v = VARIANTS[key]
+        name = str(variant).lower()
+        for key in variant_names():
+            v = VARIANTS[key]
+            if name == key or name in v["aliases"]:
+                break
+        else:
+            raise _error("variant", variant, ", ".join(variant_names()))
         self.name = key
+        self.title = v["title"]
         opts = dict(v["options"])
         given = dict(options or {})
         given.update(kw)
         for k in given:
             if k not in opts:
-                raise ValueError("%s has no option %r (options: %s)" % (v["title"], k, ", ".join(sorted(opts))))
-            opts[k] = _check_value(k, given[k])
-        for d in (_BASE, v, OPTIONS):
+                raise _error("option", self.title, k, ", ".join(sorted(opts)))
+            x = given[k]
+            allowed = OPTIONS[k]
+            if allowed is None:
+                if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 99:
+                    raise _error("number", k, x)
+            elif x not in allowed or (isinstance(x, int) and not isinstance(x, bool) and False in allowed):
+                raise _error("value", k, allowed, x)
+            opts[k] = x
+        for d in (_BASE, v):  # (v also gives title, aliases, score)
             for k in d:
-                setattr(self, k, d[k] if d is not OPTIONS else opts.get(k, False))
+                setattr(self, k, d[k])
         self.options = opts
+        for k in OPTIONS:
+            setattr(self, k, opts.get(k, False))
         if self.always_stuck:
             self.std = True
         if (self.farmers_nines_only or self.farmers_no_call) and not self.farmers:
-            raise ValueError("farmers_nines_only and farmers_no_call require farmers")
+            raise _error("farmers")
         if self.play_on:
             self.end = "lead_by_one"
         if self.alternate_ending:
             self.end = "alternate"
-        self._build_deck(v)
-        self._build_tables()
-        n = self.num_players
-        # Bidding order for each dealer: left of the dealer round to the dealer.
-        self.bid_orders = tuple([tuple([(d + 1 + i) % n for i in range(n)]) for d in range(n)])
+        self._build()
 
-    def _build_deck(self, v):
-        cards = []
-        for s in range(4):
-            for r in range(self.min_rank - 2, 13):
-                cards.append(make_card(r, s))
-        extras = list(self.extra_cards)
-        perm = []
+    def _build(self):
+        # The deck; permanent trumps: Five-Handed's 2S and 2H (or its two
+        # jokers), the joker of Classic (004) and Ultimate's two jokers.
+        n, k = self.num_players, self.hand_size
+        cards = [s * 13 + r for s in range(4) for r in range(self.min_rank - 2, 13)]
+        extra = " ".join(self.extra_cards)
+        perm = ""
         if self.name == "five":
-            if self.four_eights:
-                extras.append("8C")
-            if self.jokers:
-                perm = [HIGH_JOKER, LOW_JOKER]
-            else:
-                perm = [parse_card("2S"), parse_card("2H")]
-                extras += ["2S", "2H"]
-        jokers = self.jokers_in_deck or (1 if self.joker else 0)
-        if jokers:
-            perm = [HIGH_JOKER, LOW_JOKER][:jokers]
-        cards += [parse_card(e) for e in extras]
-        for j in perm:
-            if j >= HIGH_JOKER:
-                cards.append(j)
+            perm = "HJ LJ" if self.jokers else "2S 2H"
+            extra += (" 8C " if self.four_eights else " ") + perm
+        elif self.jokers_in_deck == 2:
+            perm = extra = "HJ LJ"
+        elif self.joker:
+            perm = extra = "HJ"
+        cards += parse_cards(extra)
         cards.sort()
         self.deck = bytes(cards)
-        self.permanent = bytes(perm)
-        self.kitty = len(cards) - self.num_players * self.hand_size
-        if self.kitty < 1 or sum(self.packets) != self.hand_size:
-            raise ValueError("deck of %d cannot deal %d hands of %d in packets %r" % (
-                len(cards), self.num_players, self.hand_size, self.packets))
-        self.tricks_to_make = self.hand_size // 2 + 1
-
-    def _build_tables(self):
+        self.permanent = bytes(parse_cards(perm))
+        self.kitty = len(cards) - n * k
+        if self.kitty < 1 or sum(self.packets) != k:
+            raise _error("deck", len(cards), n, k, self.packets)
+        self.tricks_to_make = k // 2 + 1
         # eff[t][c]: effective suit of card c when t is trump (t == 4: no
         # trump yet); power[t][c]: trump cards 64 + place, others their rank.
         in_deck = bytearray(NUM_CARDS)
-        for c in self.deck:
+        for c in cards:
             in_deck[c] = 1
         self.in_deck = bytes(in_deck)
         eff, power = [], []
         for t in range(5):
             e = bytearray(NUM_CARDS)
             p = bytearray(NUM_CARDS)
-            for c in range(NUM_CARDS):
-                e[c] = suit_of(c)
-                p[c] = max(rank_of(c), 0)
+            for c in range(HIGH_JOKER):
+                e[c] = c // 13
+                p[c] = c % 13
+            e[HIGH_JOKER] = e[HIGH_JOKER + 1] = 4
             if t < 4:
                 order = self.trump_order(t)
-                n = len(order)
-                for i in range(n):
+                for i in range(len(order)):
                     e[order[i]] = t
-                    p[order[i]] = 64 + n - i
+                    p[order[i]] = 64 + len(order) - i
             eff.append(bytes(e))
             power.append(bytes(p))
         self.eff = tuple(eff)
         self.power = tuple(power)
+        # Bidding order for each dealer: left of the dealer round to the dealer.
+        self.bid_orders = tuple([tuple([(d + 1 + i) % n for i in range(n)]) for d in range(n)])
 
     def trump_order(self, trump):
         # Trumps highest first when ``trump`` is trump: permanent trumps,
         # right bower, left bower, then A K Q (10 ...) of the suit.
-        order = list(self.permanent)
-        right = make_card(RJ, trump)
-        left = make_card(RJ, 3 - trump)
-        order += [right, left]
-        for r in range(12, -1, -1):
-            c = make_card(r, trump)
-            if r != RJ and self.in_deck[c] and c not in self.permanent:
+        order = list(self.permanent) + [trump * 13 + RJ, (3 - trump) * 13 + RJ]
+        for c in range(trump * 13 + 12, trump * 13 - 1, -1):
+            if c % 13 != RJ and c not in self.permanent:
                 order.append(c)
         return [c for c in order if self.in_deck[c]]
 
@@ -234,26 +220,16 @@ class Rules:
         return isinstance(other, Rules) and self.to_dict() == other.to_dict()
 
     def __repr__(self):
-        changed = [k for k in sorted(self.options) if self.options[k] != VARIANTS[self.name]["options"][k]]
-        args = "".join([", %s=%r" % (k, self.options[k]) for k in changed])
-        return "Rules(%r%s)" % (self.name, args)
+        base = Rules(self.name).options
+        return "Rules(%r%s)" % (self.name, "".join([", %s=%r" % (k, self.options[k]) for k in sorted(self.options)
+                                                     if self.options[k] != base[k]]))
 
 
-def _check_value(name, value):
-    allowed = OPTIONS[name]
-    if allowed is None:
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 99:
-            raise ValueError("%s must be a whole number from 1 to 99, not %r" % (name, value))
-        return value
-    if value not in allowed or (isinstance(value, int) and not isinstance(value, bool) and False in allowed):
-        raise ValueError("%s must be one of %r, not %r" % (name, allowed, value))
-    return value
+def _error(key, *args):
+    from euchre.messages import message
+    return ValueError(message(key, *args))
 
 
 def rules_from_dict(d):
     # Inverse of ``Rules.to_dict``.
     return Rules(d["variant"], d.get("options") or {})
-
-
-__all__ = ["Rules", "VARIANTS", "OPTIONS", "find_variant", "variant_names",
-           "rules_from_dict", "NO_SUIT"]

@@ -1,0 +1,29 @@
+# The text of the engine's error messages for bad input, by key.
+#
+# Loaded only when one is raised: the device, which practically never
+# raises them, keeps their text out of its RAM (a string constant of more
+# than a few characters costs a heap object from the moment its module is
+# imported). euchre.why holds the messages for illegal actions.
+
+_TEXT = {
+    "card": "not a card: %r (write rank then suit, e.g. JH, TS, 2S, or HJ/LJ)",
+    "suit": "not a suit: %r (use C, D, H or S)",
+    "action": "unknown action %r (see the notation in engine/README.md)",
+    "malformed": "malformed action %r",
+    "variant": "unknown variant %r (one of: %s)",
+    "option": "%s has no option %r (options: %s)",
+    "number": "%s must be a whole number from 1 to 99, not %r",
+    "value": "%s must be one of %r, not %r",
+    "farmers": "farmers_nines_only and farmers_no_call require farmers",
+    "deck": "deck of %d cannot deal %d hands of %d in packets %r",
+    "table": "no deal now: this hand is in table mode",
+    "torn": "line %d: not a log line (torn or garbage)",
+    "crc": "line %d: malformed CRC",
+    "corrupt": "line %d: CRC mismatch (corrupted)",
+    "json": "line %d: bad JSON",
+}
+
+
+def message(key, *args):
+    # The message ``key`` with its ``%`` arguments filled in.
+    return _TEXT[key] % args
