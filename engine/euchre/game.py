@@ -18,7 +18,7 @@ except ImportError:  # pragma: no cover - every MicroPython port has array
     array = None
 
 from euchre import actions as A
-from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL, P_DONE
+from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL, P_DONE, apply_text
 from euchre.scoring import game_result
 
 SEAT_LETTERS = "ABCDE"
@@ -83,14 +83,7 @@ class Game:
         #
         # :raises IllegalAction: naming the rule; nothing changes.
         self._check_open()
-        try:
-            a, cards = A.parse_action(text)
-        except ValueError as e:
-            raise IllegalAction(str(e))
-        if a == A.DEAL:
-            self.deal(cards)
-        else:
-            self.apply_id(a)
+        apply_text(self, text)
 
     apply_action = apply
 

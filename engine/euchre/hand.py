@@ -48,6 +48,19 @@ class IllegalAction(ValueError):
     pass
 
 
+def apply_text(state, text):
+    # Parse ``text`` and hand it to ``state.deal`` or ``state.apply_id``
+    # (a Hand or a Game).
+    try:
+        a, cards = A.parse_action(text)
+    except ValueError as e:
+        raise IllegalAction(str(e))
+    if a == A.DEAL:
+        state.deal(cards)
+    else:
+        state.apply_id(a)
+
+
 class Hand:
     # State of one hand. See the module comment.
 
@@ -153,14 +166,7 @@ class Hand:
         # Apply one action in text notation.
         #
         # :raises IllegalAction: naming the broken rule; the state is unchanged.
-        try:
-            a, cards = A.parse_action(text)
-        except ValueError as e:
-            raise IllegalAction(str(e))
-        if a == A.DEAL:
-            self.deal(cards)
-        else:
-            self.apply_id(a)
+        apply_text(self, text)
 
     def apply_id(self, a):
         # Apply an action id; like ``apply_action``.

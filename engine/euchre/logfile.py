@@ -66,7 +66,7 @@ def loads(text):
     #
     # :raises LogError: unreadable log, or an event the rules refuse (named
     #     with its line number).
-    return replay_lines(_split_lines(text))
+    return replay_lines(split_lines(text))
 
 
 def replay_lines(lines):
@@ -84,7 +84,8 @@ def replay_lines(lines):
     return game, dropped
 
 
-def _split_lines(text):
+def split_lines(text):
+    # Lines of ``text``, each keeping its newline (only "\n" ends a line).
     start = 0
     n = len(text)
     while start < n:

@@ -241,8 +241,6 @@ def _play(app, g, h):
             items.append((_pad(_name(g, s) + mark, "%d" % h.tricks[s]), a))
         elif word in _SUB:
             rare.setdefault(word, []).append(a)
-        elif word == "redeal":
-            pass
     more = []
     for k in ("reveal", "claim", "throwin", "renege"):
         more += rare.get(k, [])
@@ -379,14 +377,11 @@ class GameOver:
 
     def draw(self, app, fb):
         g = app.game
-        winners, kind = g.result
+        kind = g.result[1]
         names = g.winner_names()
-        if g.rules.teams:
-            names = names[:1] + names[2:3] if len(names) == 2 else names
         head = {"win": "Winner", "shared": "Shared win", "draw": "Draw"}[kind]
         gfx.bar(fb, "Game over: " + head if kind != "win" else "Game over")
         standings(app, fb, 10)
         fb.hline(0, 54, 128, 1)
-        line = " & ".join([n[:6] for n in g.winner_names()[:3]]) if g.rules.teams else \
-            ", ".join([n[:4] for n in names])
+        line = " & ".join([n[:6] for n in names]) if g.rules.teams else ", ".join([n[:4] for n in names])
         gfx.text(fb, (head + ": " + line) if kind == "win" else line, 0, 56)

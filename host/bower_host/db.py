@@ -41,6 +41,7 @@ from euchre import log as elog
 from euchre.cards import SUITS, card_name
 from euchre.game import game_from_header
 from euchre.hand import REDEAL, SCORED, THROWN_IN
+from euchre.logfile import split_lines
 
 DB_NAME = "bower.sqlite3"
 ENV_DB = "BOWER_DB"
@@ -200,7 +201,7 @@ def decode(text: str) -> Decoded:
 
     :raises euchre.log.LogError: unreadable log (names the line).
     """
-    lines = list(_lines(text))
+    lines = list(split_lines(text))
     header, evs, dropped = elog.read_lines(lines)
     good = len(lines) - (1 if dropped else 0)
     records = [elog.decode_line(lines[i], i + 1) for i in range(1, good)]
@@ -542,17 +543,6 @@ class Library:
             if d[k] is not None:
                 d[k] = json.loads(d[k])
         return d
-
-
-def _lines(text: str):
-    start, n = 0, len(text)
-    while start < n:
-        end = text.find("\n", start)
-        if end < 0:
-            yield text[start:]
-            return
-        yield text[start:end + 1]
-        start = end + 1
 
 
 def _is_earlier(have: bytes, new: bytes) -> bool:
