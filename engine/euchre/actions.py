@@ -31,7 +31,11 @@
 # ``throwin N``          Five-Handed: no ace, no face, no trump
 # ``XX``                 card mode: play a card
 # ``won N``              table mode: seat N took the trick
-# ``tricks N``           table mode, partnerships: the makers took N tricks
+# ``tricks N``           table mode: the makers' side took N tricks (calling
+#                        variants: the maker and partner together)
+# ``notrick N [N ...]``  calling variants after ``tricks N``: the scoring
+#                        seats that took no trick (``notrick none``: each
+#                        took at least one)
 # ``claim N``            seat N lays down and takes the remaining tricks
 # ``renege N``           seat N reneged: the hand ends
 # ``reveal N``/``reveal none``  table mode: who held the partner card
@@ -64,6 +68,7 @@ FARMERS = 20
 TWOS = 21
 ACENOFACE = 22
 NINETENS = 23
+NOTRICK = 24
 
 NOBODY = 63      # arg for "defend none" / "reveal none"
 NOSUIT = 4       # arg for "order" without a suit
@@ -74,11 +79,11 @@ TURN_CARD = 2    # ... card mode, the chance outcome
 _WORDS = ("", "pass", "order", "call", "name", "turn", "alone", "partner",
           "discard", "give", "defend", "throwin", "won", "claim", "renege",
           "reveal", "tricks", "redeal", "up", "deal", "farmers", "twos",
-          "acenoface", "ninetens")
+          "acenoface", "ninetens", "notrick")
 # The argument each kind takes: - card played, n none, o [suit] [alone
 # [best]], c suit [alone [best]], s suit, t turn, k card, p seat or none,
-# i count, u suit or card, d dealt cards.
-_ARGS = "-nocstnkkkppppppinudpppp"
+# i count, u suit or card, d dealt cards, m seats (a bit mask).
+_ARGS = "-nocstnkkkppppppinudppppm"
 _HOW = ("", " alone", " alone best")
 
 
@@ -100,6 +105,8 @@ def action_name(a):
         return w + (" none" if arg == NOBODY else " %d" % arg)
     if t == "i":
         return w + " %d" % arg
+    if t == "m":
+        return w + ("".join([" %d" % s for s in range(6) if arg >> s & 1]) or " none")
     if t == "k" or (t in "tu" and (arg > 3 or flag == TURN_CARD)):
         return w + " " + card_name(arg)
     if t in "stu":
@@ -139,6 +146,16 @@ def parse_action(text):
             if t == "c" and arg == NOSUIT:
                 raise ValueError
             return action(kind, arg, _HOW.index(" " + " ".join(rest).lower() if rest else "")), None
+        if t == "m":
+            m = 0
+            if not rest:
+                raise ValueError
+            if rest != ["none"]:
+                for x in rest:
+                    if not 0 <= int(x) < 6 or m >> int(x) & 1:
+                        raise ValueError
+                    m |= 1 << int(x)
+            return action(kind, m), None
         x = rest[0]
         if n != 1:
             raise ValueError

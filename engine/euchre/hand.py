@@ -33,7 +33,7 @@ TERMINAL = -3
 
 # Phases.
 P_DEAL, P_UP, P_DECLARE, P_NAME, P_TURN, P_BID1, P_BID2, P_DEFEND, P_MAKER, \
-    P_DISCARD, P_GIVE, P_GIVEBACK, P_THROWIN, P_PLAY, P_REVEAL, P_DONE = range(16)
+    P_DISCARD, P_GIVE, P_GIVEBACK, P_THROWIN, P_PLAY, P_REVEAL, P_DONE, P_NOTRICK = range(17)
 
 # How a hand ended.
 SCORED = 0
@@ -73,7 +73,7 @@ class Hand:
                      "trick", "trick_seats", "events", "upcard", "up_suit", "turned_down",
                      "trump", "maker", "alone", "partner", "partner_card", "lone_defender",
                      "picked_up", "turned", "farmer", "twos", "renege", "declarer",
-                     "tricks_played", "bids", "leader", "led", "best", "best_seat", "hands",
+                     "tricks_played", "taken", "bids", "leader", "led", "best", "best_seat", "hands",
                      "kitty", "dealt", "played", "played_by", "result", "points", "reason",
                      "_legal", "_lg", "_do", "_eff", "_pow", "_bidders", "_steps", "_nxt"]
 
@@ -102,6 +102,9 @@ class Hand:
         # alone: 1 alone, 2 alone with partner's best; bids: bids made in
         # the current round; events: accepted actions.
         self.alone = self.tricks_played = self.bids = self.events = 0
+        # taken: calling variants, the makers' tricks entered as one count
+        # (``tricks N``), booked to seats once the partner is known.
+        self.taken = -1
         # turned: Five-Handed, the dealer turned a card.
         self.picked_up = self.turned = False
         # Card mode: each seat's cards, the kitty (upcard first), the deal.
@@ -131,7 +134,7 @@ class Hand:
             return TERMINAL
         if p == P_DEAL or p == P_TURN:
             return CHANCE
-        if p == P_REVEAL or (not self.cards and (p == P_PLAY or p == P_DEFEND)):
+        if p == P_REVEAL or p == P_NOTRICK or (not self.cards and (p == P_PLAY or p == P_DEFEND)):
             return TABLE
         if p == P_UP or p == P_NAME or p == P_DISCARD:
             return self.dealer
@@ -299,6 +302,18 @@ class Hand:
             else:
                 self.phase = P_REVEAL
                 return
+        self._settle()
+
+    def _settle(self):
+        # Score the hand; a count entered as ``tricks N`` in a calling variant
+        # is first booked to seats, asking who took no trick where that
+        # decides the points (000: only players who took tricks score).
+        if self.taken >= 0:
+            masks = _notrick_masks(self)
+            if len(masks) > 1:
+                self.phase = P_NOTRICK
+                return
+            _book(self, masks[0])
         self._over(SCORED)
 
     def _over(self, result, reason=None):
@@ -337,7 +352,7 @@ def _legal(h):
     if p == P_PLAY:
         act = h.active_seats()
         _add(out, A.WON, act)
-        if r.teams and h.tricks_played == 0:
+        if h.tricks_played == 0:
             _add(out, A.TRICKS, range(r.hand_size + 1))
         _add(out, A.CLAIM, act)
         _add(out, A.RENEGE, act)
@@ -355,6 +370,9 @@ def _legal(h):
         return out
     if p == P_REVEAL:
         return _reveals(h, out)
+    if p == P_NOTRICK:
+        _add(out, A.NOTRICK, _notrick_masks(h))
+        return out
     # The maker's ways of playing: with partner, alone, alone with best.
     how = [0]
     if r.teams and r.alone:
@@ -411,6 +429,49 @@ def _add(out, base, args, shift=5):
     # Append the action ids ``base | x << shift`` for x in args.
     for x in args:
         out.append(base | x << shift)
+
+
+def _sides(h):
+    # (makers, defenders): seats in order from the maker, calling variants.
+    n, m, p = h.n, h.maker, h.partner
+    seats = [(m + i) % n for i in range(n)]
+    makers = [s for s in seats if s == m or s == p]
+    return makers, [s for s in seats if s not in makers]
+
+
+def _notrick_masks(h):
+    # The sets (seat bit masks) of scoring seats that may have taken no
+    # trick, fewest first; [0] when nobody's points depend on it.
+    makers, defenders = _sides(h)
+    t = h.taken
+    if t >= h.rules.tricks_to_make:
+        side = makers
+    else:
+        side, t = defenders, h.rules.hand_size - t
+    k = len(side)
+    if not h.rules.needs_trick or k < 2:
+        return [0]
+    out = []
+    # At least one of the side took a trick, at most t of them did.
+    for blanks in range(max(0, k - t), k):
+        for bits in range(1 << k):
+            if bin(bits).count("1") == blanks:
+                out.append(sum([1 << side[i] for i in range(k) if bits >> i & 1]))
+    return out
+
+
+def _book(h, mask):
+    # Book the makers' ``taken`` tricks and the defenders' rest to seats:
+    # one each to those who took any (not in ``mask``), the remainder to
+    # the first of them. Side totals and who took none are what the table
+    # entered; the split among the others is nominal.
+    h.tricks_played = n = h.rules.hand_size
+    for side, total in zip(_sides(h), (h.taken, n - h.taken)):
+        got = [s for s in side if not mask >> s & 1][:total]
+        for s in got:
+            h.tricks[s] = 1
+        if got:
+            h.tricks[got[0]] += total - len(got)
 
 
 def _reveals(h, out):
@@ -471,6 +532,12 @@ def _apply(h, a):
             h.lone_defender = x
             h.out[(x + 2) % 4] = 1
         h._next_step()
+    elif k == A.TRICKS and not h.rules.teams:
+        h.taken = x
+        h._end_play()
+    elif k == A.NOTRICK:
+        _book(h, x)
+        h._over(SCORED)
     elif k == A.TRICKS or k == A.CLAIM:
         n = h.rules.hand_size
         if k == A.TRICKS:
@@ -491,7 +558,7 @@ def _apply(h, a):
     elif k == A.REVEAL:
         h.partner = x
         if h.phase == P_REVEAL:
-            h._over(SCORED)
+            h._settle()
     elif k == A.FARMERS:
         h.farmer = x
         if h.rules.farmers_no_call:

@@ -11,7 +11,7 @@ from euchre.hand import (CHANCE, TABLE, TERMINAL, P_DONE, P_PLAY, P_BID1,
 
 PHASE_NAMES = ("deal", "upcard", "declare", "name", "turn", "bid1", "bid2",
                "defend", "maker", "discard", "give", "giveback", "throwin",
-               "play", "reveal", "done")
+               "play", "reveal", "done", "notrick")
 _NOBODY = A.NOBODY
 
 
@@ -72,8 +72,6 @@ def _explain(h, p, kind, arg, flag):
     if kind == A.TRICKS:
         if p != P_PLAY:
             return "tricks N is entered once play starts (after trump is made)"
-        if not r.teams:
-            return "tricks N is for partnership variants; enter each trick's winner"
         if h.tricks_played:
             return "tricks N must come before any trick winner is entered"
         return "the makers take 0 to %d tricks" % r.hand_size
@@ -96,6 +94,8 @@ def _explain(h, p, kind, arg, flag):
         return "throw-ins are not part of %s" % r.title
     if kind == A.DEFEND and p == P_DEFEND and arg != _NOBODY and h.side_of(arg) == h.side_of(h.maker):
         return "seat %d is on the makers' side" % arg
+    if kind == A.NOTRICK:
+        return "notrick names the scoring seats that took no trick, after tricks N (000)"
     if kind == A.REVEAL and arg == h.maker:
         return "the maker holding the partner card means no partner: reveal none"
     return None

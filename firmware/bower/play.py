@@ -8,6 +8,7 @@ from bower import gfx
 from bower.keys import OK, BACK
 from bower.ui import Menu, card_label, suit_of_text, SUITS
 from euchre import hand as H
+from euchre.actions import NOBODY
 
 _SUB = {"claim": "claims the rest", "renege": "reneged", "reveal": "held the card",
         "throwin": "throws in", "declare": "declares"}
@@ -227,7 +228,7 @@ def _play(app, g, h):
         if h.picked_up and not h.out[h.dealer]:
             info.append(_name(g, h.dealer) + " discards")
         info.append(_name(g, h.leader) + " leads")
-    if r.teams and h.tricks_played == 0 and not app.by_trick:
+    if h.tricks_played == 0 and not app.by_trick:
         return _team_total(g, h, legal, info)
     items = []
     seats = []
@@ -261,22 +262,35 @@ def _pad(left, right, width=16):
 
 
 def _team_total(g, h, legal, info):
+    # The makers' count in one press; a partner not yet known is asked next.
     n = g.rules.hand_size
     need = g.rules.tricks_to_make
     order = list(range(need, n + 1)) + list(range(need - 1, -1, -1))
+    who = _name(g, h.maker)[:8] if h.alone or h.partner == NOBODY else "makers"
     items = []
     for t in order:
         a = "tricks %d" % t
         if a in legal:
-            items.append(("makers took %d" % t, a))
-    items.append(("trick by trick", "by trick"))
-    for k in ("claim", "renege"):
+            items.append((who + " took %d" % t, a))
+        if t == n:
+            items.append(("trick by trick", "by trick"))
+    for k in ("reveal", "claim", "throwin", "renege"):
         acts = [a for a in legal if a.startswith(k + " ")]
         if acts:
-            items.append((k + "...", (k, acts)))
+            items.append(({"reveal": "partner is", "throwin": "throw-in"}.get(k, k) + "...", (k, acts)))
     if "redeal" in legal:
         items.append(("misdeal", "redeal"))
     return _trump_title(g, h), info, items, 0
+
+
+def _notrick(app, g, h):
+    # Five-Handed: only seats that took a trick score (000).
+    items = []
+    for a in g.legal_actions():
+        seats = _split(a)[1].split(" ")
+        items.append(("each took one" if seats == ["none"] else
+                      "+".join([_short(g, int(s)) for s in seats]), a))
+    return _trump_title(g, h), ["Who took none?"], items, 0
 
 
 def _reveal(app, g, h):
@@ -299,7 +313,8 @@ def _reveal(app, g, h):
 
 
 _PHASES = {H.P_UP: _up, H.P_NAME: _name_phase, H.P_BID1: _bid, H.P_BID2: _bid,
-           H.P_DEFEND: _defend, H.P_MAKER: _maker, H.P_PLAY: _play, H.P_REVEAL: _reveal}
+           H.P_DEFEND: _defend, H.P_MAKER: _maker, H.P_PLAY: _play, H.P_REVEAL: _reveal,
+           H.P_NOTRICK: _notrick}
 
 
 # ----- results -------------------------------------------------------------

@@ -227,6 +227,85 @@ def test_five_handed_scoring_table():
     check_table("five", FIVE_CASES)
 
 
+# The same hands entered as the makers' count (``tricks N``), the partner,
+# then which scoring seats took no trick (``notrick``): the device's quick
+# entry. The points must equal the trick-by-trick entry's.
+FIVE_TOTAL_CASES = [
+    ("total: made 3, both with a trick", F_AS_EUCHRE, {},
+     F_BID + ["tricks 3", "reveal 3", "notrick none"], [0, 1, 0, 1, 0], "made"),
+    ("total: made 3, partner without a trick", F_TRICK, {},
+     F_BID + ["tricks 3", "reveal 3", "notrick 3"], [0, 1, 0, 0, 0], "made"),
+    ("total: made 3, bidder without a trick", F_TRICK, {},
+     F_BID + ["tricks 3", "reveal 3", "notrick 1"], [0, 0, 0, 1, 0], "made"),
+    ("total: march, revealed before the count", F_AS_EUCHRE, {},
+     F_BID + ["reveal 3", "tricks 5", "notrick none"], [0, 2, 0, 2, 0], "march"),
+    ("total: lone march (nobody else to ask about)", F_ALONE, {},
+     ["up C", "order", "alone", "tricks 5"], [0, 4, 0, 0, 0], "lone march"),
+    ("total: partner card never played", F_KITTY, {},
+     F_BID + ["tricks 5", "reveal none"], [0, 2, 0, 0, 0], "march without a partner"),
+    ("total: euchred, every defender with a trick", F_AS_EUCHRE, {},
+     F_BID + ["tricks 2", "reveal 3", "notrick none"], [2, 0, 2, 0, 2], "euchred"),
+    ("total: euchred, one defender without a trick", F_TRICK, {},
+     F_BID + ["tricks 1", "reveal 3", "notrick 4"], [2, 0, 2, 0, 0], "euchred"),
+    ("total: euchred 0 by four defenders, two without a trick", F_TRICK, {},
+     F_BID + ["tricks 0", "reveal none", "notrick 0 3"], [0, 0, 2, 0, 2], "euchred"),
+]
+
+
+def test_five_handed_scoring_by_totals():
+    check_table("five", FIVE_TOTAL_CASES)
+
+
+def test_notrick_is_asked_only_when_it_decides_points():
+    # Call-Your-Partner has no trick condition: the count and the partner
+    # settle the hand. Five-Handed asks once the partner is known.
+    g = Game(Rules("callpartner"), dealer=0)
+    for e in ["up C", "order", "partner AH", "tricks 4", "reveal 2"]:
+        g.apply(e)
+    assert g.hand_no == 2 and g.scores == [0, 1, 1, 0, 0], g.scores
+    g = Game(Rules("five"), dealer=0)
+    for e in ["up C", "order", "partner AH", "tricks 4", "reveal 2"]:
+        g.apply(e)
+    assert g.legal_actions() == ["notrick none", "notrick 1", "notrick 2"], g.legal_actions()
+    # Euchred with three tricks among three defenders: at most two took none.
+    g = Game(Rules("five"), dealer=0)
+    for e in ["up C", "order", "partner AH", "tricks 2", "reveal 2"]:
+        g.apply(e)
+    assert g.legal_actions() == ["notrick none", "notrick 3", "notrick 4", "notrick 0",
+                                 "notrick 3 4", "notrick 0 3", "notrick 0 4"], g.legal_actions()
+
+
+def test_totals_score_as_trick_by_trick():
+    # Random Five-Handed and Call-Your-Partner hands entered trick by trick,
+    # then again as totals: same points, same side counts.
+    seed = 12345
+    for variant in ("five", "callpartner"):
+        for _ in range(300):
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            maker, partner = 1 + seed % 4, (seed >> 3) % 6
+            partner = "none" if partner in (maker, 5) else str(partner)
+            bid = ["up C"] + ["pass"] * (maker - 1) + ["order", "partner AH"]
+            wins = []
+            for t in range(5):
+                seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+                wins.append((seed >> 8) % 5)
+            a = Game(Rules(variant), dealer=0)
+            for e in bid + ["won %d" % w for w in wins] + ["reveal " + partner]:
+                a.apply(e)
+            h = a.last_hand
+            makers = [maker] + ([int(partner)] if partner != "none" else [])
+            taken = sum([1 for w in wins if w in makers])
+            b = Game(Rules(variant), dealer=0)
+            for e in bid + ["tricks %d" % taken, "reveal " + partner]:
+                b.apply(e)
+            if b.hand_no == 1:
+                scorers = makers if taken >= 3 else [s for s in range(5) if s not in makers]
+                blank = [str(s) for s in sorted(scorers) if s not in wins]
+                b.apply("notrick " + (" ".join(blank) or "none"))
+            assert b.scores == a.scores, (variant, bid, wins, partner, a.scores, b.scores)
+            assert b.last_hand.reason == h.reason, (h.reason, b.last_hand.reason)
+
+
 def test_five_handed_jokers_and_eights_score_the_same():
     # 000: "Jokers can also be substituted for the twos" / "This has no
     # impact on game play": the options change the deck, not the scores.
