@@ -273,3 +273,23 @@ def test_plot_game_in_progress_and_default_name(bower, db_path, kit, tmp_path, m
         assert im.size == (800, 450)
     rc, _, err = bower("plot", "p1", "-o", tmp_path / "no" / "such" / "dir.png", "--db", db_path)
     assert rc == 1 and "cannot write the chart" in err
+
+
+def test_five_handed_quick_entry_is_stored_and_exported(bower, db_path, kit, tmp_path):
+    # The device's quick entry (makers' count, partner, who took no trick)
+    # is stored with the side's count and only the real scorers' points.
+    g = kit.scripted_game("five", [
+        "up H", "pass", "order", "partner AH",      # Cy orders hearts, calls the ace
+        "tricks 4", "reveal 4", "notrick 4",        # Eve had it; they took 4, all by Cy
+    ])
+    assert g.scores == [0, 0, 1, 0, 0]
+    with Library(db_path) as lib:
+        assert lib.add_log(kit.log_bytes(g, "q1"), kit.DEVICE, "q1.log").status == "new"
+    rc, out, err = bower("show", "q1", "--db", db_path)
+    assert rc == 0, err
+    row = [l.split() for l in out.splitlines() if l.strip()[:1] == "1"][0]
+    assert "Cy" in row and "Eve" in row and "4/5" in row
+    out_file = tmp_path / "q.csv"
+    assert bower("export", "--format", "csv", "-o", out_file, "--db", db_path)[0] == 0
+    [r] = list(csv.DictReader(io.StringIO(out_file.read_text())))
+    assert (r["maker_tricks"], r["seat2_points"], r["seat4_points"], r["seat4_tricks"]) == ("4", "1", "0", "0")
