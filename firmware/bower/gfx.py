@@ -61,11 +61,6 @@ def center(fb, s, y, c=1, x0=0, w=W):
     text(fb, s, x0 + (w - 8 * len(s)) // 2, y, c)
 
 
-def right(fb, s, y, c=1, x1=W):
-    # Text ending at x1.
-    text(fb, s, x1 - 8 * len(s), y, c)
-
-
 def bar(fb, s, y=0):
     # An inverted title bar in one 8-pixel page; its bottom pixel row stays
     # dark so a selected row right below it reads as separate.
@@ -108,23 +103,3 @@ def big(fb, s, x, y, scale=3, c=1):
                 else:
                     i += 1
         x += 6 * scale
-
-
-def wrap(s, width=16):
-    # Split text into lines of at most ``width`` characters at spaces.
-    out = []
-    line = ""
-    for word in s.split(" "):
-        if not line:
-            line = word
-        elif len(line) + 1 + len(word) <= width:
-            line += " " + word
-        else:
-            out.append(line)
-            line = word
-        while len(line) > width:
-            out.append(line[:width])
-            line = line[width:]
-    if line:
-        out.append(line)
-    return out

@@ -3,7 +3,7 @@
 
 from bower import gfx
 from bower.keys import UP, DOWN, OK, BACK, BACK_LONG
-from bower.ui import Menu, Message
+from bower.ui import Menu
 from euchre.rules import Rules, OPTIONS, variant_names
 
 VARIANT_LABELS = {"classic": "Classic", "five": "Five-Handed",
@@ -26,6 +26,34 @@ OFF_S = (0, 300, 600, 1800)
 def _row(label, value):
     v = _VALUE.get(value, str(value))
     return label + " " * max(1, 16 - len(label) - len(v)) + v
+
+
+class Message:
+    # Lines of text; OK or BACK closes it (``done`` runs first).
+
+    def __init__(self, title, lines, done=None):
+        self.title = title
+        self.lines = lines
+        self.done = done
+        self.top = 0
+
+    def handle(self, app, ev):
+        if ev == UP or ev == DOWN:
+            top = self.top + (1 if ev == DOWN else -1)
+            if 0 <= top <= max(0, len(self.lines) - 7):
+                self.top = top
+                app.dirty = True
+        elif ev == OK or ev == BACK:
+            app.back()
+            if self.done:
+                self.done(app)
+
+    def draw(self, app, fb):
+        gfx.bar(fb, self.title)
+        y = 8
+        for line in self.lines[self.top:self.top + 7]:
+            gfx.text(fb, line, 0, y)
+            y += 8
 
 
 def home(app):
@@ -154,7 +182,7 @@ def _dealer_pick(app, seat):
     if seat >= 0:
         _start(app, seat)
         return
-    seat, seq = draw_black_jack(app.setup, app.rand_below)
+    seat, seq = draw_black_jack(app.setup, app.rand_below or _rand_below)
     p = app.setup["players"]
     lines = []
     for s, c in seq[-5:]:
@@ -187,11 +215,36 @@ def draw_black_jack(setup, rand_below):
     return 0, seq
 
 
+def _rand_below(n):
+    # Uniform in 0..n-1 from the hardware RNG (os.urandom on the Pico).
+    from os import urandom
+    while True:
+        b = urandom(2)
+        r = b[0] << 8 | b[1]
+        if r < 65536 - 65536 % n:
+            return r % n
+
+
 def _start(app, dealer):
     from euchre import Game
     st = app.setup
-    g = Game(Rules(st["variant"], st["options"]), st["players"], dealer)
-    app.start_game(g)
+    start_game(app, Game(Rules(st["variant"], st["options"]), st["players"], dealer))
+
+
+def start_game(app, game):
+    store = app.store
+    if store.low_space():
+        store.make_room()
+    # Seconds since 1970 as set by the computer (0 if never set).
+    t = app.info.get("time")
+    store.new_game(game, t() + store.clock_offset if t else 0)
+    app.game = game
+    app.by_trick = False
+    app.acked = 0
+    low = store.low_space()
+    app.show_game()
+    if low:
+        app.notify("storage low: sync")
 
 
 # ----- in game ------------------------------------------------------------------

@@ -13,7 +13,6 @@ from bower.keys import UP, DOWN, OK, BACK, OK_LONG, BACK_LONG
 from euchre import IllegalAction
 
 SUITS = gfx.SUIT_CH
-SUIT_WORD = ("clubs", "diamonds", "hearts", "spades")
 TOAST_MS = 1800
 
 
@@ -84,43 +83,15 @@ def _arrow(fb, y, up):
         fb.hline(124 - i, yy, 1 + 2 * i, 2)
 
 
-class Message:
-    # Lines of text; OK or BACK closes it (``done`` runs first).
-
-    def __init__(self, title, lines, done=None):
-        self.title = title
-        self.lines = lines
-        self.done = done
-        self.top = 0
-
-    def handle(self, app, ev):
-        if ev == UP or ev == DOWN:
-            top = self.top + (1 if ev == DOWN else -1)
-            if 0 <= top <= max(0, len(self.lines) - 7):
-                self.top = top
-                app.dirty = True
-        elif ev == OK or ev == BACK:
-            app.back()
-            if self.done:
-                self.done(app)
-
-    def draw(self, app, fb):
-        gfx.bar(fb, self.title)
-        y = 8
-        for line in self.lines[self.top:self.top + 7]:
-            gfx.text(fb, line, 0, y)
-            y += 8
-
-
 class App:
     # The whole device UI. ``store``: bower.store.Store; ``info``: version,
     # device id, board configuration; ``rand_below(n)``: randomness for the
-    # first-dealer draw (tests pass a fixed one).
+    # first-dealer draw (tests pass a fixed one; None: the hardware RNG).
 
     def __init__(self, store, info=None, rand_below=None, now_ms=0):
         self.store = store
         self.info = info or {}
-        self.rand_below = rand_below or _rand_below
+        self.rand_below = rand_below
         self.game = None
         self.stack = []
         self.dirty = True
@@ -135,7 +106,8 @@ class App:
         self.pressed = 0          # raw button mask (button test)
         self.setup = None         # settings of the game being set up
         self._apply_brightness()
-        r = store.resume()
+        # The game in play, else the one whose game-over screen was up.
+        r = store.resume() or store.over()
         if r:
             self.game = r[0]
             self.show_game()
@@ -225,6 +197,8 @@ class App:
         self.dirty = True
 
     def home(self):
+        if self.game is not None and self.game.result:
+            self.store.close()  # the game-over screen is left
         from bower.screens import home
         self.stack = [home(self)]
         self.dirty = True
@@ -235,31 +209,17 @@ class App:
 
     # ----- the game --------------------------------------------------------
 
-    def start_game(self, game):
-        store = self.store
-        if store.low_space():
-            store.make_room()
-        store.new_game(game, self.clock())
-        self.game = game
-        self.by_trick = False
-        self.acked = 0
-        self.show_game()
-        if store.low_space():
-            self.notify("storage low: sync")
-
-    def clock(self):
-        # Seconds since 1970 as set by the computer (0 if never set).
-        t = self.info.get("time")
-        return t() + self.store.clock_offset if t else 0
-
     def show_game(self):
         # Rebuild the game screen from the game state (after any input).
         from bower.play import game_screen
         self.stack = [game_screen(self)]
         self.dirty = True
-        # The menus outside the hand are not needed while it is played:
-        # give their heap back (they load again from flash when opened).
+        # The menus outside the hand, the store's and the link's rarely used
+        # parts are not needed while it is played: give their heap back
+        # (they load again from flash when used).
         _unload("bower.screens")
+        _unload("bower.archive")
+        _unload("bower.protocol")
 
     def act(self, text):
         # Apply one input to the game, write it to flash, move on.
@@ -315,13 +275,3 @@ def _unload(name):
         short = name[6:]
         if pkg is not None and short in pkg.__dict__:
             delattr(pkg, short)
-
-
-def _rand_below(n):
-    # Uniform in 0..n-1 from the hardware RNG (os.urandom on the Pico).
-    from os import urandom
-    while True:
-        b = urandom(2)
-        r = b[0] << 8 | b[1]
-        if r < 65536 - 65536 % n:
-            return r % n

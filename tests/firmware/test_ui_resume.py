@@ -1,6 +1,7 @@
 # The device never loses a game: with the real flash store, rebooting at any
 # point of a game (a new App on the same files) brings back the same screen,
-# and the game goes on to the same end. Undo works across the reboot.
+# and the game goes on to the same end. Undo works across the reboot. The
+# game-over screen, too, comes back after a reboot until somebody leaves it.
 
 import sys
 import tempfile
@@ -36,12 +37,9 @@ def test_reboot_after_every_input_resumes_the_same_screen():
             before = screen_of(d)
             over = d.app.game.result
             d = boot(root)
-            if over:
-                # A finished game is not resumed: the device starts at home.
-                assert screen_of(d)[0][:2] == ["Bower", "New game"]
-            else:
-                assert screen_of(d)[0] == before[0], (i, e, before[0], screen_of(d)[0])
+            assert screen_of(d) == before, (i, e, before[0], screen_of(d)[0])
         assert i == len(events) - 1 and over == ref.result
+        assert screen_of(d)[0][0] == "Game over"
         assert d.app.store.games()[-1]["state"] == "finished"
 
 
@@ -101,3 +99,97 @@ def test_full_flash_warns_and_loses_nothing_once_space_returns():
     d = Driver(App(Store("", fs=fs.reboot(), device="e6614103e7"), INFO))
     assert d.app.store.load_full().events() == events[:12]
     assert d.app.game.event_count() == 12
+
+
+def fs_boot(fs):
+    store = Store("", fs=fs, device="e6614103e7")
+    return Driver(App(store, INFO), store)
+
+
+def test_game_over_screen_survives_reboots_until_it_is_left():
+    from fakefs import FakeFS
+    events, ref = table_game("five", 7)
+    d = fs_boot(FakeFS())
+    d.new_game("five")
+    for e in events:
+        d.enter(e)
+    over = screen_of(d)
+    assert over[0][0].startswith("Game over") and d.app.game.scores == ref.scores
+    players = list(d.app.game.players)
+    fs = d.store.fs
+    # Power off at the game-over screen: it is back, to the pixel.
+    d = fs_boot(fs.reboot())
+    assert screen_of(d) == over
+    # OK opens the after-game menu; a reboot there shows the game over again.
+    d.press(K.OK)
+    assert screen_of(d)[0][:2] == ["Game over", "players: same?"]
+    d = fs_boot(d.store.fs.reboot())
+    assert screen_of(d) == over
+    # Leaving it ("new game, same players") is for good: the next boot is home.
+    d.press(K.OK)
+    d.choose("same")
+    assert d.top().title == "First dealer"
+    assert [v for _, v in d.top().items][1:] == list(range(5))
+    assert [x[0] for x in d.top().items][1:] == [p + " deals" for p in players]
+    d = fs_boot(d.store.fs.reboot())
+    assert screen_of(d)[0][:2] == ["Bower", "New game"]
+    assert d.store.games()[-1]["state"] == "finished" and d.store.resume() is None
+
+
+def test_game_over_after_a_power_cut_before_the_finished_mark():
+    # The last input is on flash but the power went before the game's state
+    # file said "finished": the next boot still shows the game over, and an
+    # undo there takes the last input back.
+    from fakefs import FakeFS
+    events, ref = table_game("classic", 11)
+    d = fs_boot(FakeFS())
+    d.new_game("classic")
+    for e in events:
+        d.enter(e)
+    over = screen_of(d)
+    fs = d.store.fs
+    fs.remove("/games/g0001.st")          # as if that write never happened
+    d = fs_boot(fs.reboot())
+    assert screen_of(d) == over
+    assert d.store.games()[-1]["state"] == "finished"
+    d.press(K.BACK_LONG)                  # undo the game's last input
+    assert not d.app.game.result and d.app.game.event_count() == len(events) - 1
+    d = fs_boot(d.store.fs.reboot())
+    assert d.app.game.event_count() == len(events) - 1 and not d.app.game.result
+    d.enter(events[-1])
+    assert d.app.game.scores == ref.scores and screen_of(d) == over
+
+
+def test_rarely_used_code_is_dropped_while_a_hand_is_played():
+    # The menus (bower.screens), the store's boot/sync/space part
+    # (bower.archive) and the sync requests (bower.protocol) load when used
+    # and are dropped when a hand's screen shows: on the Pico that heap is
+    # the game's. Used again, they load again.
+    from binascii import crc32
+    from bower.link import Link
+    lazy = ("bower.screens", "bower.archive", "bower.protocol")
+
+    def hello(tag):
+        line = b"#B? " + tag + b" HELLO 1"
+        return line + b" %08x\n" % (crc32(line) & 0xFFFFFFFF)
+
+    events, ref = table_game("classic", 11)
+    with tempfile.TemporaryDirectory() as root:
+        d = boot(root)
+        out = []
+        link = Link(d.store, dict(INFO, board={}), out.append)
+        link.feed(hello(b"a"))
+        assert out[-1].startswith(b"#B! a OK proto=1 ")
+        assert all(m in sys.modules for m in lazy)
+        d.new_game("classic")
+        for e in events[:6]:
+            d.enter(e)
+            assert not [m for m in lazy if m in sys.modules], e
+        link.feed(hello(b"b"))
+        assert out[-1].startswith(b"#B! b OK proto=1 ") and "games=1 " in out[-1].decode()
+        d.press(K.OK_LONG)                   # the game menu: screens again
+        assert d.top().title == "Game menu"
+        d.choose("game")
+        d.enter(events[6])
+        assert not [m for m in lazy if m in sys.modules]
+        assert d.app.game.events() == events[:7]

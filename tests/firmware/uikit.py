@@ -23,6 +23,7 @@ class MemStore:
         self.current = None
         self.records = 0
         self.space_low = False
+        self.open = False       # the game-over screen is up
 
     def save_settings(self, d):
         self.settings = dict(d)
@@ -35,6 +36,14 @@ class MemStore:
             return None
         return game, {}
 
+    def over(self):
+        if self.current is None or not self.open:
+            return None
+        return replay_lines(self.logs[self.current])[0], {}
+
+    def close(self):
+        self.open = False
+
     def load_full(self):
         return replay_lines(self.logs[self.current])[0]
 
@@ -44,11 +53,13 @@ class MemStore:
         h["id"] = gid
         self.logs[gid] = [L.encode_line(h)]
         self.current = gid
+        self.open = False
         return gid
 
     def record(self, game, text):
         self.logs[self.current].append(L.encode_line(text))
         self.records += 1
+        self.open = bool(game.result)
 
     def low_space(self):
         return self.space_low

