@@ -8,7 +8,9 @@ from bower import gfx
 from bower.keys import OK, BACK
 from bower.ui import Menu, card_label, suit_of_text, SUITS
 from euchre import hand as H
+from euchre import actions as A
 from euchre.actions import NOBODY
+from euchre.cards import card_name
 
 _SUB = {"claim": "claims the rest", "renege": "reneged", "reveal": "held the card",
         "throwin": "throws in", "declare": "declares"}
@@ -25,7 +27,7 @@ def game_screen(app):
         return HandOver()
     build = _PHASES.get(h.phase)
     title, info, items, cursor = build(app, g, h)
-    m = Menu(title, items, _pick, cursor, info)
+    m = Menu(title, items, _pick, cursor, info, _maker_label if build is _maker else None)
     m.game_screen = True
     m.handle = _game_keys(m)
     return m
@@ -44,7 +46,9 @@ def _game_keys(menu):
 
 
 def _pick(app, value):
-    if isinstance(value, tuple):
+    if isinstance(value, int):
+        app.act(A.action_name(value))
+    elif isinstance(value, tuple):
         _submenu(app, value[0], value[1])
     elif value == "by trick":
         app.by_trick = True
@@ -122,7 +126,6 @@ def _up(app, g, h):
 
 def _up_label(h):
     if h.upcard >= 0:
-        from euchre.cards import card_name
         return card_label(card_name(h.upcard))
     return SUITS[h.up_suit]
 
@@ -198,26 +201,27 @@ def _trump_title(g, h):
 
 
 def _maker(app, g, h):
+    # Rows are action ids (no strings but the visible labels).
     r = g.rules
     trump = h.trump
     power = r.power[trump]
     eff = r.eff[trump]
-    cards = []
-    items = []
-    for a in g.legal_actions():
-        word, arg = _split(a)
-        if word == "partner":
-            from euchre.cards import parse_card
-            c = parse_card(arg)
-            # Likeliest first: the highest trumps, then off-suit aces down.
-            key = 1000 + power[c] if eff[c] == trump else (c % 13) * 4 + c // 13
-            cards.append((-key, card_label(arg), a))
-        elif word == "alone":
-            items.append(("go alone", a))
-        else:
-            items.append(("misdeal", a))
-    cards.sort()
-    return _trump_title(g, h), ["Partner card?"], [(c[1], c[2]) for c in cards] + items, 0
+
+    def likely(a):
+        # Likeliest first: the highest trumps, then off-suit aces down;
+        # going alone and a misdeal last.
+        if a & 31 != A.PARTNER:
+            return a & 31
+        c = a >> 5 & 63
+        return -(1000 + power[c] if eff[c] == trump else (c % 13) * 4 + c // 13)
+    return _trump_title(g, h), ["Partner card?"], sorted(h.legal_ids(), key=likely), 0
+
+
+def _maker_label(a):
+    k = a & 31
+    if k == A.PARTNER:
+        return card_label(card_name(a >> 5 & 63))
+    return "go alone" if k == A.ALONE else "misdeal"
 
 
 def _play(app, g, h):
@@ -294,7 +298,6 @@ def _notrick(app, g, h):
 
 
 def _reveal(app, g, h):
-    from euchre.cards import card_name
     items = []
     cursor = 0
     best = 0

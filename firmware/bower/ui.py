@@ -32,14 +32,25 @@ def suit_of_text(s):
 class Menu:
     # A titled list of (label, value) rows with a cursor; ``info`` lines sit
     # between the title bar and the rows. ``pick(app, value)`` runs on OK.
+    # With ``label``, ``items`` are the values and ``label(value)`` makes the
+    # text of the rows on screen only (long lists then hold no strings).
 
-    def __init__(self, title, items, pick=None, cursor=0, info=()):
+    def __init__(self, title, items, pick=None, cursor=0, info=(), label=None):
         self.title = title
         self.items = items
         self.pick = pick
         self.cursor = cursor
         self.info = info
         self.top = 0
+        self.label = label
+
+    def value(self, i):
+        it = self.items[i]
+        return it if self.label else it[1]
+
+    def text(self, i):
+        it = self.items[i]
+        return self.label(it) if self.label else it[0]
 
     def handle(self, app, ev):
         n = len(self.items)
@@ -49,7 +60,7 @@ class Menu:
                 app.dirty = True
         elif ev == OK:
             if n:
-                self.pick(app, self.items[self.cursor][1])
+                self.pick(app, self.value(self.cursor))
         elif ev == BACK:
             app.back()
 
@@ -68,7 +79,7 @@ class Menu:
         items = self.items
         end = min(len(items), self.top + rows)
         for i in range(self.top, end):
-            gfx.row(fb, items[i][0], y, i == c)
+            gfx.row(fb, self.text(i), y, i == c)
             y += 8
         if self.top:
             _arrow(fb, 8 + 8 * len(self.info), True)

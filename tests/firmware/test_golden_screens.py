@@ -104,7 +104,7 @@ def _path(d, values):
 
 
 def _sub(d, kind):
-    for label, v in d.top().items:
+    for label, v in d.rows():
         if isinstance(v, tuple) and v[0] == kind:
             d.choose(v)
             return d

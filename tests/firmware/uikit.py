@@ -4,6 +4,7 @@
 
 from euchre import log as L
 from euchre.log import replay_lines
+from euchre.actions import action_name
 from bower import keys as K
 from bower.ui import App
 
@@ -157,11 +158,20 @@ class Driver:
         self.app.render(self.canvas)
         return self.canvas.screen_text()
 
+    def rows(self):
+        # The menu's rows as (label, value); action ids as their text.
+        m = self.top()
+        out = []
+        for i in range(len(m.items)):
+            v = m.value(i)
+            out.append((m.text(i), action_name(v) if isinstance(v, int) and m.label else v))
+        return out
+
     def choose(self, value=None, label=None):
         # Move the cursor to the row whose value (or label start) matches,
         # the short way round, then OK. Returns the presses used.
         m = self.top()
-        items = m.items
+        items = self.rows()
         idx = None
         for i in range(len(items)):
             lab, v = items[i]
@@ -187,7 +197,7 @@ class Driver:
         if not hasattr(m, "items"):
             self.press(K.OK)
             m = self.top()
-        values = [v for _, v in m.items]
+        values = [v for _, v in self.rows()]
         if event in values:
             return self.choose(event)
         word = event.split(" ")[0]
@@ -195,7 +205,7 @@ class Driver:
             if "by trick" in values and event.startswith("won"):
                 self.choose("by trick")
                 return self.enter(event)
-        for lab, v in m.items:
+        for lab, v in self.rows():
             if isinstance(v, tuple) and event in v[1]:
                 self.choose(v)
                 return self.choose(event)
