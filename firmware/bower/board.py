@@ -8,7 +8,8 @@
 #   GP15                                 optional piezo (PWM)
 #   "LED"                                the Pico's own LED: error blinks
 #
-# run() reads /board.json, brings up the display first (its 1 KB buffer is
+# run() reads /board.json (the checker, bower.boardcfg, is dropped once the
+# pins are set up), brings up the display first (its 1 KB buffer is
 # allocated before the heap fragments), then the store, the UI and the USB
 # link, and loops: buttons -> app.handle, app.tick, link.poll, render and
 # show the changed pages when app.dirty, sleep 10 ms when idle.
@@ -23,7 +24,7 @@
 import gc
 import sys
 
-from bower import __version__, boardcfg
+from bower import __version__
 from bower.buttons import Buttons, Encoder, ticks_diff
 
 _CP = sys.implementation.name == "circuitpython"
@@ -63,7 +64,8 @@ class _Hw:
         e = cfg["encoder"]
         self.addr = i["addr"]
         self.idle = 1 if b["active_low"] else 0      # level of a released button
-        pins = [b[n] for n in boardcfg.BUTTONS]
+        from bower.boardcfg import BUTTONS
+        pins = [b[n] for n in BUTTONS]
         if _CP:
             self._cp(cfg, i, pins, e)
         else:
@@ -134,8 +136,9 @@ class _Hw:
 
     def driver(self):
         if _CP:
-            import adafruit_ssd1306
-            return adafruit_ssd1306.SSD1306_I2C(128, 64, self.i2c, addr=self.addr)
+            # Adafruit's driver, drawing like MicroPython's framebuf.
+            from bower.cpdisplay import driver
+            return driver(self.i2c, self.addr)
         import ssd1306
         return ssd1306.SSD1306_I2C(128, 64, self.i2c, self.addr)
 
@@ -189,6 +192,7 @@ def run(cfg_path="/board.json", root="/", clock=None, stop=None, stdin=None, wri
     try:
         start = clock.ticks_ms()
         try:
+            from bower import boardcfg
             cfg = boardcfg.load(cfg_path)
         except ValueError as e:
             _log(root, str(e))
@@ -196,6 +200,7 @@ def run(cfg_path="/board.json", root="/", clock=None, stop=None, stdin=None, wri
             return
         try:
             hw = _Hw(cfg)
+            _drop("bower.boardcfg")  # its checks are for the boot only
             if not _wait_display(hw, cfg["display"]["i2c"], clock, stop):
                 return
             from bower.display import Display
@@ -209,6 +214,14 @@ def run(cfg_path="/board.json", root="/", clock=None, stop=None, stdin=None, wri
     except KeyboardInterrupt:
         print("Bower stopped (Ctrl-C). Ctrl-D restarts it.")
         _message(disp, "Bower stopped", ("USB REPL", "", "Ctrl-D or", "replug: restart"), "")
+
+
+def _drop(name):
+    # Give a module's heap back (an import loads it again).
+    sys.modules.pop(name, None)
+    import bower
+    if hasattr(bower, name[6:]):
+        delattr(bower, name[6:])
 
 
 def _loop(hw, disp, info, root, clock, stop, stdin, write):

@@ -180,6 +180,11 @@ def check_board(path: Path) -> dict:
 # --- 2. compiling -----------------------------------------------------------
 
 
+# Modules only CircuitPython loads (bower.board picks them there); a
+# MicroPython Pico never needs them.
+CIRCUITPYTHON_ONLY = ("firmware/bower/cpdisplay.py", "firmware/bower/cpfont.py")
+
+
 def _sources(root: Path) -> list[tuple[Path, str, str]]:
     """(source file, device path of its .mpy, kind) for every .py to compile."""
     kinds = {"engine/euchre": "engine", "firmware/bower": "firmware", "firmware/lib": "lib"}
@@ -191,7 +196,7 @@ def _sources(root: Path) -> list[tuple[Path, str, str]]:
                 continue
             raise DeployError(f"{top} is missing: run bower deploy from a Bower source checkout")
         for src in sorted(top.rglob("*.py")):
-            if "__pycache__" in src.parts:
+            if "__pycache__" in src.parts or src.relative_to(root).as_posix() in CIRCUITPYTHON_ONLY:
                 continue
             sub = src.relative_to(top).with_suffix(".mpy").as_posix()
             out.append((src, dest.rstrip("/") + "/" + sub, kinds[rel]))
