@@ -61,7 +61,7 @@ class Link:
             from time import time as clock
         self.clock = clock
         self._in = stdin
-        self._p = None          # the select.poll object, made on first poll()
+        self._p = None          # poll(0) -> bytes waiting?, made on first poll()
         self._buf = bytearray(MAX_LINE)
         self._mv = memoryview(self._buf)
         self._len = 0
@@ -77,28 +77,38 @@ class Link:
         try:
             p = self._p
             if p is None:
-                import select
                 src = sys.stdin if self._in is None else self._in
                 # Bytes, not text; unbuffered (CPython's buffered reader
                 # would hide waiting bytes from poll()).
                 b = getattr(src, "buffer", src)
                 self._in = getattr(b, "raw", b)
-                p = select.poll()
-                p.register(src, select.POLLIN)
+                try:
+                    import select
+                    p = select.poll()
+                    p.register(src, select.POLLIN)
+                    p = p.poll
+                except ImportError:
+                    # CircuitPython: no select; the USB serial says how
+                    # many bytes wait, and its stdin reads text.
+                    from supervisor import runtime
+
+                    def p(t):
+                        return runtime.serial_bytes_available
                 self._p = p
                 self._rx = bytearray(_RX)
             rx = self._rx
             k = n = lines = 0
-            while n < _POLL_MAX and lines < _POLL_REQ and p.poll(0):
+            while n < _POLL_MAX and lines < _POLL_REQ and p(0):
                 b = self._in.read(1)
                 if not b:
                     break
-                rx[k] = b[0]
+                c = ord(b) & 255 if type(b) is str else b[0]
+                rx[k] = c
                 k += 1
                 n += 1
-                if b[0] == 10:
+                if c == 10:
                     lines += 1
-                if k == _RX or b[0] == 10:
+                if k == _RX or c == 10:
                     self.feed(bytes(rx[:k]))
                     k = 0
             if k:

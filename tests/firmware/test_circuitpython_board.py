@@ -217,3 +217,37 @@ def test_the_clock_wraps_like_ticks_ms(cp, monkeypatch):
     assert a == (1 << 30) - 5 and b == 7 and c.ticks_diff(b, a) == 12
     c.sleep_ms(25)
     assert slept == [0.025]
+
+
+class _TextSerial:
+    # CircuitPython's sys.stdin: text, read(1) blocks, so the link may read
+    # only what supervisor.runtime.serial_bytes_available announces.
+    def __init__(self, data, runtime):
+        self.data, self.runtime = data.decode("ascii"), runtime
+        self.runtime.serial_bytes_available = len(self.data)
+
+    def read(self, n):
+        assert self.data, "read() with nothing waiting would block on a board"
+        c, self.data = self.data[:n], self.data[n:]
+        self.runtime.serial_bytes_available = len(self.data)
+        return c
+
+
+def test_link_without_select_reads_what_the_serial_announces(cp, tmp_path, monkeypatch):
+    from bower.link import Link
+    runtime = types.SimpleNamespace(serial_bytes_available=0)
+    monkeypatch.setitem(sys.modules, "select", None)           # CircuitPython has no select
+    monkeypatch.setattr(sys.modules["supervisor"], "runtime", runtime, raising=False)
+    root = tmp_path / "flash"
+    root.mkdir()
+    store = Store(str(root), device="e6614103e7")
+    out = []
+    stdin = _TextSerial(b"REPL noise\n" + encode_request("t1", "HELLO", 1) + encode_request("t2", "LIST"),
+                        runtime)
+    link = Link(store, {"version": "0.2.0", "device": "e6614103e7", "board": {}}, out.append,
+                stdin=stdin)
+    for _ in range(5):
+        link.poll()
+    replies = [parse_reply(line) for line in b"".join(out).splitlines(True)]
+    assert [(r.tag, r.status) for r in replies if r is not None][:2] == [("t1", "OK"), ("t2", "OK")], out
+    assert runtime.serial_bytes_available == 0
