@@ -9,7 +9,10 @@ One run prints:
    ``legal_ids`` + ``apply_legal``), and for Classic through the text API
    (``legal_actions`` + ``apply_action``); a second Classic figure deals from
    a pool of decks shuffled beforehand, to show how much of a hand's time is
-   the shuffle (23 calls of the bench's own Python ``rand_below``).
+   the shuffle. Every timed hand deals a fresh uniformly random deck
+   (``deck_shuffler``: the deck sorted by independent random keys, about
+   half the cost of the engine's ``shuffled_deck`` Fisher-Yates over a
+   Python ``rand_below``, which the MicroPython figures still use).
 2. MicroPython 1.27 (the WebAssembly build, run by Node through
    tests/mpy/run_script.mjs and tools/bench_mpy.py): the same random hands
    per second; the heap cost of importing the engine (from .py sources and
@@ -45,12 +48,11 @@ MP_PACKAGE = os.path.join(REPO_ROOT, "node_modules", "@micropython",
 sys.path.insert(0, os.path.join(REPO_ROOT, "engine"))
 import euchre  # noqa: E402
 from euchre import Hand, Rules  # noqa: E402
-from euchre.cardmode import shuffled_deck  # noqa: E402
 
 VARIANTS = ("classic", "five", "callpartner", "ultimate")
 # Modules a device game imports, in dependency order (euchre.cardmode is
 # card mode only and reported apart).
-DEVICE_MODULES = ("euchre.cards", "euchre.actions", "euchre.rules", "euchre.scoring",
+DEVICE_MODULES = ("euchre.cards", "euchre.actions", "euchre.rules",
                   "euchre.hand", "euchre.game", "euchre.log")
 
 TARGET_CLASSIC_HPS = 10000
@@ -81,9 +83,23 @@ def rule(title):
 
 # ----- CPython ----------------------------------------------------------------
 
-def play_random(rules, rnd, rand_below, dealer, text, deck=None):
+def deck_shuffler(rules, rnd):
+    """A function returning a fresh, uniformly random order of the deck at
+    each call: every card gets an independent random float key from `rnd`
+    and the deck is sorted by key. On CPython this costs half of the
+    engine's Fisher-Yates `shuffled_deck` over a Python `rand_below` (one
+    Python call per swap). A tie between two keys (the two cards would
+    stay in deck order) has probability below 1e-12 per deal."""
+    deck = rules.deck
+
+    def shuffle():
+        return sorted(deck, key=lambda c: rnd())
+    return shuffle
+
+
+def play_random(rules, rnd, shuffle, dealer, text, deck=None):
     h = Hand(rules, dealer, cards=True)
-    h.deal(deck or shuffled_deck(rules, rand_below))
+    h.deal(deck or shuffle())
     if text:
         while not h.is_terminal():
             legal = h.legal_actions()
@@ -100,15 +116,12 @@ def cpython_rate(variant, seconds, seed, text=False, slices=3, decks=0):
     Returns (hands/s overall, [hands/s per slice], events per hand)."""
     rules = Rules(variant)
     rnd = random.Random(seed).random
-
-    def rand_below(n):
-        return int(rnd() * n)
-
-    pool = [bytes(shuffled_deck(rules, rand_below)) for _ in range(decks)]
+    shuffle = deck_shuffler(rules, rnd)
+    pool = [bytes(shuffle()) for _ in range(decks)]
     n = rules.num_players
     dealer = 0
     for _ in range(5):  # warm-up (loads euchre.cardmode, fills caches)
-        play_random(rules, rnd, rand_below, dealer, text)
+        play_random(rules, rnd, shuffle, dealer, text)
     hands = events = 0
     total_t = 0.0
     rates = []
@@ -118,7 +131,7 @@ def cpython_rate(variant, seconds, seed, text=False, slices=3, decks=0):
         deadline = t0 + seconds / slices
         while True:
             deck = pool[(hands + k) % decks] if decks else None
-            events += play_random(rules, rnd, rand_below, dealer, text, deck)
+            events += play_random(rules, rnd, shuffle, dealer, text, deck)
             k += 1
             dealer = (dealer + 1) % n
             now = time.perf_counter()
@@ -147,8 +160,9 @@ def bench_cpython(args):
             print("            figures are low and noisy; see the per-slice spread)")
     except (AttributeError, OSError):
         pass
-    print("A hand: Hand(rules, dealer, cards=True), deal(shuffled_deck(...)), then a random")
-    print("legal action until terminal; rnd = random.Random(%d).random; dealer rotates." % args.seed)
+    print("A hand: Hand(rules, dealer, cards=True), deal(a fresh uniformly shuffled deck: sorted")
+    print("by random keys), then a random legal action until terminal (legal_ids + apply_legal,")
+    print("or legal_actions + apply_action); rnd = random.Random(%d).random; dealer rotates." % args.seed)
     print()
     print("  %-50s %10s  %-19s %8s" % ("variant / API", "hands/s", "per 1/3 (min-max)", "ev/hand"))
     out = {}

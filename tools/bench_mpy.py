@@ -134,7 +134,7 @@ def _device_game():
     exec(_DEVICE_GAME, {})  # nothing of the game survives this call
 
 
-MODULES = ("euchre", "euchre.cards", "euchre.actions", "euchre.rules", "euchre.scoring",
+MODULES = ("euchre", "euchre.cards", "euchre.actions", "euchre.rules",
            "euchre.hand", "euchre.game", "euchre.log", "euchre.cardmode")
 
 

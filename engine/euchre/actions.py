@@ -41,7 +41,7 @@
 # ``reveal N``/``reveal none``  table mode: who held the partner card
 # =====================  ======================================================
 
-from euchre.cards import card_name, parse_card, parse_cards, parse_suit, SUITS
+from euchre.cards import card_name, parse_card, parse_cards, parse_suit, SUITS, error_text
 
 # Kinds.
 PLAY = 0
@@ -106,7 +106,10 @@ def action_name(a):
     if t == "i":
         return w + " %d" % arg
     if t == "m":
-        return w + ("".join([" %d" % s for s in range(6) if arg >> s & 1]) or " none")
+        for s in range(6):
+            if arg >> s & 1:
+                w += " %d" % s
+        return w if arg else w + " none"
     if t == "k" or (t in "tu" and (arg > 3 or flag == TURN_CARD)):
         return w + " " + card_name(arg)
     if t in "stu":
@@ -127,8 +130,7 @@ def parse_action(text):
     elif len(words) == 1 and 2 <= len(w) <= 3:
         return parse_card(w) << 5, None
     else:
-        from euchre.messages import message
-        raise ValueError(message("action", text))
+        raise ValueError(error_text("action", text))
     rest = words[1:]
     if kind == DEAL:
         return DEAL, parse_cards(" ".join(rest))
@@ -171,5 +173,4 @@ def parse_action(text):
             raise ValueError
         return action(kind, parse_card(x), TURN_CARD if t == "t" else 0), None
     except (ValueError, IndexError):
-        from euchre.messages import message
-        raise ValueError(message("malformed", text))
+        raise ValueError(error_text("malformed", text))

@@ -10,7 +10,7 @@
 
 from euchre import actions as A
 from euchre import hand as H
-from euchre.cards import RA, rank_of
+from euchre.cardmode import RA, rank_of
 
 _PASS = A.PASS
 

@@ -15,10 +15,19 @@
 from euchre.actions import (action, PASS, TURN, DEFEND, DISCARD, GIVE,
                             THROWIN, FARMERS, TWOS, ACENOFACE, NINETENS, NOBODY,
                             TURN_CARD)
-from euchre.cards import NO_SUIT, R2, R3, R9, R10, RJ, RQ, RK, RA, card_name, rank_of
+from euchre.cards import NO_SUIT, HIGH_JOKER, RJ, card_name
 from euchre import hand as H
 from euchre.hand import (P_DEAL, P_DECLARE, P_MAKER, P_TURN, P_BID1, P_BID2, P_DEFEND,
                          P_DISCARD, P_GIVE, P_GIVEBACK, P_THROWIN, P_PLAY)
+
+
+# Rank indices (see euchre.cards) the declarations and throw-ins look at.
+R2, R3, R9, R10, RQ, RK, RA = 0, 1, 7, 8, 10, 11, 12
+
+
+def rank_of(card):
+    # Rank index 0..12 (2..A), or -1 for a joker.
+    return card % 13 if card < HIGH_JOKER else -1
 
 
 def deal(h, cards):
@@ -31,7 +40,9 @@ def deal(h, cards):
         raise H.IllegalAction("a deal must hold each card of the %d-card deck once" % len(r.deck))
     k = r.hand_size
     end = h.n * k
-    h.hands = [list(dealt[i:i + k]) for i in range(0, end, k)]
+    h.hands = hands = []
+    for i in range(0, end, k):
+        hands.append(list(dealt[i:i + k]))
     h.kitty = list(dealt[end:])
     h.dealt = dealt
     h._legal = None
@@ -59,6 +70,7 @@ def shuffled_deck(rules, rand_below):
 
 
 # ----- legal actions and applying them ---------------------------------------
+
 
 def legal(h):
     # Legal action ids of a card-mode hand (``Hand.legal_ids``).
@@ -89,8 +101,21 @@ def _tables(r):
     # bidding lists, which depend on a few facts only.
     t = getattr(r, "_card", None)
     if t is None:
-        t = r._card = ([(tuple(r.eff[i]), tuple(r.power[i])) for i in range(4)], [None] * 14)
+        t = r._card = ([_trump_tables(r, i) for i in range(4)], [None] * 14)
     return t
+
+
+def _trump_tables(r, trump):
+    # eff and power as tuples, and for each effective suit led (0..4) the
+    # value of every card in such a trick: trumps 64 and up (their power),
+    # cards of the suit led their rank + 1, any other card 0. The highest
+    # value takes the trick.
+    eff, power = tuple(r.eff[trump]), tuple(r.power[trump])
+    vals = []
+    for led in range(5):
+        vals.append(tuple([power[c] if eff[c] == trump else
+                           power[c] + 1 if eff[c] == led else 0 for c in range(len(eff))]))
+    return eff, power, tuple(vals)
 
 
 def _bids(h):
@@ -130,18 +155,16 @@ def apply(h, a):
     h.played_by.append(seat)
     if card == h.partner_card and h.partner < 0:
         h.partner = NOBODY if seat == h.maker else seat
-    eff = h._eff
     trick = h.trick
     if trick:
-        # The highest trump wins, else the highest card of the suit led:
-        # trumps have power 64 and up, the other cards their rank.
-        led = h.led
-        e = eff[card]
-        if (e == led or e == h.trump) and h._pow[card] > h._pow[h.best]:
+        # The highest value wins: see _tables.
+        val = h._val
+        if val[card] > val[h.best]:
             h.best = card
             h.best_seat = seat
     else:
-        led = h.led = eff[card]
+        val = h._val = h._vals[h._eff[card]]
+        h.led = h._eff[card]
         h.best = card
         h.best_seat = seat
     trick.append(card)
@@ -155,18 +178,25 @@ def apply(h, a):
         h.tricks[seat] += 1
         h.tricks_played += 1
         if h.tricks_played < h.rules.hand_size:
-            h._legal = [c << 5 for c in h.hands[seat]]
+            h._legal = out = []
+            for c in h.hands[seat]:
+                out.append(c << 5)
         else:
             h._end_play()
         return
     # The next seat's legal plays, right away.
     h.turn = seat
     hand = h.hands[seat]
+    eff, led = h._eff, h.led
     out = []
     for c in hand:
         if eff[c] == led:
             out.append(c << 5)
-    h._legal = out or [c << 5 for c in hand]
+    if not out:
+        # (explicit loops: on CPython 3.11 a comprehension is a function call)
+        for c in hand:
+            out.append(c << 5)
+    h._legal = out
 
 
 def start_play(h):
@@ -182,7 +212,9 @@ def start_play(h):
                 t = (t + 1) % n
             nxt[s] = t
     h._nxt = nxt
-    h._legal = [c << 5 for c in h.hands[h.turn]]
+    h._legal = out = []
+    for c in h.hands[h.turn]:
+        out.append(c << 5)
 
 
 # ----- declarations before bidding (003 farmers and ace-no-face, 002 2s/3s)
@@ -256,7 +288,7 @@ def pick_up(h):
     # returns the steps between trump and play (a dealer sitting out does
     # not discard).
     r = h.rules
-    h._eff, h._pow = _tables(r)[0][h.trump]
+    h._eff, h._pow, h._vals = _tables(r)[0][h.trump]
     discard = h.picked_up and not h.out[h.dealer]
     if h.picked_up:
         h.hands[h.dealer].append(h.upcard)

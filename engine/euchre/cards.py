@@ -24,8 +24,8 @@ HIGH_JOKER = 52
 LOW_JOKER = 53
 NUM_CARDS = 54
 
-# Rank indices used by the rules.
-R2, R3, R9, R10, RJ, RQ, RK, RA = 0, 1, 7, 8, 9, 10, 11, 12
+# The rank index of a jack (the bowers); card mode has the others.
+RJ = 9
 
 
 def card_name(card):
@@ -46,23 +46,17 @@ def parse_card(text):
         return HIGH_JOKER + (t == "LJ")
     if len(t) == 2 and t[0] in RANKS and t[1] in SUITS:
         return SUITS.index(t[1]) * 13 + RANKS.index(t[0])
-    from euchre.messages import message
-    raise ValueError(message("card", text))
+    raise ValueError(error_text("card", text))
 
 
 def parse_cards(text):
     # Parse space- or slash-separated cards, ``"9H TH/JD"`` -> list of ids.
-    return [parse_card(t) for t in text.replace("/", " ").split()]
+    return list(map(parse_card, text.replace("/", " ").split()))
 
 
 def card_names(cards):
     # Cards as space-separated notation.
-    return " ".join([card_name(c) for c in cards])
-
-
-def rank_of(card):
-    # Rank index 0..12 (2..A), or -1 for a joker.
-    return card % 13 if card < HIGH_JOKER else -1
+    return " ".join(map(card_name, cards))
 
 
 def parse_suit(text):
@@ -73,5 +67,11 @@ def parse_suit(text):
     for i in range(4):
         if t == SUITS[i] or t == SUIT_NAMES[i].upper():
             return i
+    raise ValueError(error_text("suit", text))
+
+
+def error_text(key, *args):
+    # The text of the engine's error message ``key`` with its ``%``
+    # arguments: euchre.messages holds the texts and is loaded only now.
     from euchre.messages import message
-    raise ValueError(message("suit", text))
+    return message(key, *args)

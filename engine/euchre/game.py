@@ -12,16 +12,11 @@
 # Scores are kept per seat; in partnership variants both partners always hold
 # their side's score.
 
-try:
-    from array import array
-except ImportError:  # pragma: no cover - every MicroPython port has array
-    array = None
+from array import array
 
 from euchre import actions as A
+from euchre.cards import error_text
 from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL, P_DONE, apply_text
-from euchre.scoring import game_result
-
-SEAT_LETTERS = "ABCDE"
 
 
 class Game:
@@ -35,11 +30,11 @@ class Game:
     def __init__(self, rules, players=None, dealer=0, cards=False):
         n = rules.num_players
         if players is None:
-            players = [SEAT_LETTERS[i] for i in range(n)]
+            players = "ABCDE"[:n]  # seat letters
         if len(players) != n:
-            raise ValueError("%s needs %d players, got %d" % (rules.title, n, len(players)))
+            raise ValueError(error_text("players", rules.title, n, len(players)))
         if not 0 <= dealer < n:
-            raise ValueError("first dealer must be a seat from 0 to %d" % (n - 1))
+            raise ValueError(error_text("dealer", n - 1))
         self.rules = rules
         self.players = list(players)
         self.first_dealer = dealer
@@ -53,7 +48,7 @@ class Game:
         self.hand_no = 1        # number of the hand being played (1-based)
         self.result = None      # (winners, kind) once over
         self.last_hand = None   # the previous finished Hand
-        self._ids = array("H") if array else []
+        self._ids = array("H")
         self._deals = []        # dealt cards of card-mode hands, in order
         self._base = 0          # events before _ids[0] (after restore)
         self._restored = None   # the checkpoint restored from, if any
@@ -104,7 +99,7 @@ class Game:
 
     def _check_open(self):
         if self.result:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(error_text("over"))
 
     def _finish_hand(self, h):
         before = self.scores[:]
@@ -146,8 +141,8 @@ class Game:
         # :raises IllegalAction: at the start of the game.
         if not self._ids:
             if self._base:
-                raise IllegalAction("undo past a restored checkpoint: replay the whole log")
-            raise IllegalAction("nothing to undo: this is the start of the game")
+                raise IllegalAction(error_text("undo_restored"))
+            raise IllegalAction(error_text("undo_start"))
         ids = list(self._ids)[:-1]
         deals = self._deals
         if self._ids[-1] == A.DEAL:
@@ -192,7 +187,7 @@ class Game:
         # :raises ValueError: a checkpoint that does not fit this game.
         n = self.rules.num_players
         if len(ck) not in (3 + n, 5 + 2 * n) or not 0 <= ck[2] < n or ck[1] < 1 or ck[0] < 0:
-            raise ValueError("bad checkpoint %r" % (ck,))
+            raise ValueError(error_text("checkpoint", ck))
         self._reset()
         if len(ck) > 3 + n:
             self.last_hand = HandSummary(ck[3 + n], ck[4 + n], ck[5 + n:])
@@ -216,11 +211,14 @@ class Game:
         if self.rules.teams:
             p = self.players
             return [(p[0] + " & " + p[2], self.scores[0]), (p[1] + " & " + p[3], self.scores[1])]
-        return [(self.players[i], self.scores[i]) for i in range(len(self.players))]
+        return list(zip(self.players, self.scores))
 
     def winner_names(self):
         # Names of the winners (empty while the game goes on).
-        return [self.players[p] for p in self.result[0]] if self.result else []
+        out = []
+        for p in self.result[0] if self.result else ():
+            out.append(self.players[p])
+        return out
 
     def fingerprint(self):
         # A value that is equal for equal states (for tests).
@@ -252,4 +250,57 @@ def game_from_header(header):
         rules = rules_from_dict(header)
         return Game(rules, header["players"], header["dealer"], header.get("mode") == "cards")
     except (KeyError, TypeError) as e:
-        raise ValueError("bad game header: missing or malformed %s" % e)
+        raise ValueError(error_text("header", e))
+
+
+# ----- game end --------------------------------------------------------------
+
+WIN = "win"
+SHARED = "shared"
+DRAW = "draw"
+
+
+def game_result(rules, scores, before):
+    # ``None`` while the game goes on, else ``(winners, kind)``: the seats
+    # that won (both partners in a partnership) and ``WIN``, ``SHARED`` or
+    # ``DRAW``. ``before`` holds the scores at the start of the last hand.
+    target = rules.winning_score
+    end = rules.end
+    best = max(scores)
+    if best < target:
+        return None
+    leaders = _seats(scores, best)
+    if end == "first_to":
+        # Partnerships: both partners hold the side's score, so the sides
+        # are level when all four seats lead.
+        return leaders, (WIN if len(leaders) == 2 else DRAW)
+    if end == "lead_by_one":
+        # 000: ten or more and at least one point ahead of everyone.
+        return (leaders, WIN) if len(leaders) == 1 else None
+    if end == "highest":
+        # 001 as RULES.md decides: the highest wins, ties share the win.
+        return leaders, (WIN if len(leaders) == 1 else SHARED)
+    # 000, alternate ending: among those who reached the target in this hand
+    # the lowest score at its start wins; still tied: a draw among all of
+    # them.
+    reached = _seats(scores, target)
+    low = before[reached[0]]
+    for p in reached:
+        if before[p] < low:
+            low = before[p]
+    first = ()
+    for p in reached:
+        if before[p] == low:
+            first += (p,)
+    if len(first) == 1:
+        return first, WIN
+    return reached, DRAW
+
+
+def _seats(scores, least):
+    # The seats whose score is ``least`` or more, as a tuple.
+    out = ()
+    for p in range(len(scores)):
+        if scores[p] >= least:
+            out += (p,)
+    return out

@@ -20,12 +20,16 @@
 # functions: ``_legal`` (legal action ids by phase) and ``_apply`` (an action
 # id by kind). A card-mode hand swaps in ``euchre.cardmode``'s pair, which
 # handles the phases and kinds that need cards and hands the rest back here.
+# ``score_hand`` scores a finished hand (at the end of this module).
+#
+# Device heap: on MicroPython each list comprehension is a function object
+# of its own (about 100 B from import on), so this module and the other
+# device modules use plain loops.
 
 import sys
 
 from euchre import actions as A
-from euchre.cards import NO_SUIT
-from euchre.scoring import score_hand
+from euchre.cards import NO_SUIT, error_text
 
 CHANCE = -1
 TABLE = -2
@@ -75,7 +79,7 @@ class Hand:
                      "picked_up", "turned", "farmer", "twos", "renege", "declarer",
                      "tricks_played", "taken", "bids", "leader", "led", "best", "best_seat", "hands",
                      "kitty", "dealt", "played", "played_by", "result", "points", "reason",
-                     "_legal", "_lg", "_do", "_eff", "_pow", "_bidders", "_steps", "_nxt"]
+                     "_legal", "_lg", "_do", "_eff", "_pow", "_bidders", "_steps", "_nxt", "_val", "_vals"]
 
     def __init__(self, rules, dealer=0, cards=False):
         self.rules = rules
@@ -163,13 +167,12 @@ class Hand:
 
     def legal_actions(self):
         # Legal actions now, in text notation.
-        return [A.action_name(a) for a in self.legal_ids()]
+        return list(map(A.action_name, self.legal_ids()))
 
-    def apply_action(self, text):
-        # Apply one action in text notation.
-        #
-        # :raises IllegalAction: naming the broken rule; the state is unchanged.
-        apply_text(self, text)
+    # apply_action(text): apply one action in text notation.
+    #
+    # :raises IllegalAction: naming the broken rule; the state is unchanged.
+    apply_action = apply_text
 
     def apply_id(self, a):
         # Apply an action id; like ``apply_action``.
@@ -197,8 +200,7 @@ class Hand:
         #
         # :raises IllegalAction: not a permutation of the deck, or no deal now.
         if not self.cards:
-            from euchre.messages import message
-            raise IllegalAction(message("table"))
+            raise IllegalAction(error_text("table"))
         _cardmode.deal(self, cards)
 
     # ----- flow ------------------------------------------------------------
@@ -227,7 +229,8 @@ class Hand:
         b = self.rules.bid_orders[self.dealer]
         if self.farmer >= 0 and self.rules.farmers_no_call:
             # 003: a farmer who may not call is skipped in both rounds.
-            b = [s for s in b if s != self.farmer]
+            b = list(b)
+            b.remove(self.farmer)
         self._bidders = b
         self.turn = b[0]
 
@@ -252,18 +255,16 @@ class Hand:
         self.alone = flag
         self.picked_up = picked_up
         self._eff = r.eff[trump]
-        self._pow = r.power[trump]
         if flag and r.teams:
             self.out[(seat + 2) % 4] = 1
         # What comes between trump and play, in order.
         if self.cards:
-            steps = _cardmode.pick_up(self)
+            self._steps = _cardmode.pick_up(self)
         elif r.call_partner:
-            steps = [P_MAKER]
+            self._steps = [P_MAKER]
         else:
-            steps = [P_DEFEND] if r.defend_alone else []
-        steps.append(P_PLAY)
-        self._steps = steps
+            self._steps = [P_DEFEND] if r.defend_alone else []
+        self._steps.append(P_PLAY)
         self._next_step()
 
     def _next_step(self):
@@ -280,20 +281,24 @@ class Hand:
         elif p == P_PLAY:
             n, out = self.n, self.out
             if self.lone_defender >= 0 and self.alone:
-                lead = self.lone_defender  # 004: the lone defender leads
+                leader = self.lone_defender  # 004: the lone defender leads
             elif self.alone and self.rules.loner_lead == "LEFT_OF_LONER":
-                lead = (self.maker + 1) % n
+                leader = (self.maker + 1) % n
             else:
-                lead = (self.dealer + 1) % n
-                while out[lead]:
-                    lead = (lead + 1) % n
-            self.leader = self.turn = lead
+                leader = (self.dealer + 1) % n
+                while out[leader]:
+                    leader = (leader + 1) % n
+            self.leader = self.turn = leader
             if self.cards:
                 _cardmode.start_play(self)
 
     def active_seats(self):
         # Seats playing this hand (not sitting out).
-        return [s for s in range(self.n) if not self.out[s]]
+        out = []
+        for s in range(self.n):
+            if not self.out[s]:
+                out.append(s)
+        return out
 
     def _end_play(self):
         if self.rules.call_partner and self.partner < 0:
@@ -350,17 +355,17 @@ def _legal(h):
     # The order is the order the device lists them in.
     p, r, out = h.phase, h.rules, []
     if p == P_PLAY:
-        act = h.active_seats()
-        _add(out, A.WON, act)
+        seats = h.active_seats()
+        _add(out, A.WON, seats)
         if h.tricks_played == 0:
             _add(out, A.TRICKS, range(r.hand_size + 1))
-        _add(out, A.CLAIM, act)
-        _add(out, A.RENEGE, act)
+        _add(out, A.CLAIM, seats)
+        _add(out, A.RENEGE, seats)
         if r.call_partner and h.partner < 0 and not h.alone:
             _reveals(h, out)
         if h.tricks_played == 0:
             if r.throw_in:
-                _add(out, A.THROWIN, act)
+                _add(out, A.THROWIN, seats)
             out.append(A.REDEAL)
         return out
     if p == P_UP:
@@ -433,10 +438,12 @@ def _add(out, base, args, shift=5):
 
 def _sides(h):
     # (makers, defenders): seats in order from the maker, calling variants.
-    n, m, p = h.n, h.maker, h.partner
-    seats = [(m + i) % n for i in range(n)]
-    makers = [s for s in seats if s == m or s == p]
-    return makers, [s for s in seats if s not in makers]
+    n, m = h.n, h.maker
+    makers, defenders = [], []
+    for i in range(n):
+        s = (m + i) % n
+        (makers if s == m or s == h.partner else defenders).append(s)
+    return makers, defenders
 
 
 def _notrick_masks(h):
@@ -456,7 +463,11 @@ def _notrick_masks(h):
     for blanks in range(max(0, k - t), k):
         for bits in range(1 << k):
             if bin(bits).count("1") == blanks:
-                out.append(sum([1 << side[i] for i in range(k) if bits >> i & 1]))
+                mask = 0
+                for i in range(k):
+                    if bits >> i & 1:
+                        mask |= 1 << side[i]
+                out.append(mask)
     return out
 
 
@@ -467,23 +478,24 @@ def _book(h, mask):
     # entered; the split among the others is nominal.
     h.tricks_played = n = h.rules.hand_size
     for side, total in zip(_sides(h), (h.taken, n - h.taken)):
-        got = [s for s in side if not mask >> s & 1][:total]
-        for s in got:
-            h.tricks[s] = 1
-        if got:
-            h.tricks[got[0]] += total - len(got)
+        first = -1
+        for s in side:
+            if not mask >> s & 1 and total:
+                # (one trick each while any are left)
+                h.tricks[s] = 1
+                total -= 1
+                if first < 0:
+                    first = s
+        if first >= 0:
+            h.tricks[first] += total
 
 
 def _reveals(h, out):
-    _add(out, A.REVEAL, [s for s in range(h.n) if s != h.maker] + [A.NOBODY])
+    for s in range(h.n):
+        if s != h.maker:
+            out.append(A.REVEAL | s << 5)
+    out.append(A.REVEAL | A.NOBODY << 5)
     return out
-
-
-# Reasons a hand is void, by the kind of action that voids it.
-_VOID = {A.THROWIN: (THROWN_IN, "throw-in"), A.REDEAL: (REDEAL, "misdeal"),
-         # 003: an ace and four 9s/10s: the same dealer redeals; only 9s
-         # and 10s: the deal passes left.
-         A.ACENOFACE: (REDEAL, "ace no face"), A.NINETENS: (THROWN_IN, "nines and tens")}
 
 
 def _apply(h, a):
@@ -566,6 +578,82 @@ def _apply(h, a):
     elif k == A.TWOS:
         h.twos = x
     else:
+        # The hand is void: the same dealer redeals or the deal passes left.
         h.declarer = x
-        h._over(*_VOID[k])
+        if k == A.REDEAL:
+            h._over(REDEAL, "misdeal")
+        elif k == A.ACENOFACE:
+            h._over(REDEAL, "ace no face")  # 003: an ace and four 9s/10s
+        elif k == A.NINETENS:
+            h._over(THROWN_IN, "nines and tens")  # 003: only 9s and 10s
+        else:
+            h._over(THROWN_IN, "throw-in")
 
+
+# ----- scoring ---------------------------------------------------------------
+#
+# One function covers the four variants: the makers' side (a partnership, or
+# the maker and the called partner) or the defenders score the table's
+# points, each member of the side (Five-Handed: only players who took a
+# trick). A renege ends a hand and is scored by the variant's ``renege``
+# rule. Point values come from ``rules.score``, a tuple in this order:
+# make, march, alone_make, alone_march, best_march, unpartnered_march,
+# euchre, defend_euchre, renege, renege_alone (see euchre.rules). (Game end
+# is euchre.game's ``game_result``.)
+
+def score_hand(h):
+    # Points per seat for a finished hand and the reason, e.g.
+    # ``([2, 0, 2, 0], "march")``.
+    r = h.rules
+    s = r.score
+    n = h.n
+    points = [0] * n
+    o = h.renege
+    if o >= 0:
+        if r.renege == "side":
+            # 002/004: 2 to the other side, 4 when either side played
+            # alone; option: deduct from the guilty side instead.
+            v = s[9] if (h.alone or h.lone_defender >= 0) else s[8]
+            if r.renege_deduct:
+                points[o] = points[(o + 2) % 4] = -v
+            else:
+                points[(o + 1) % 4] = points[(o + 3) % 4] = v
+        else:
+            # Five-Handed and Call-Your-Partner: the offender loses 2 (4 if
+            # the bidder declared alone); nobody else scores.
+            points[o] = -(s[9] if h.alone else s[8])
+        return points, "renege by seat %d" % o
+    m = h.maker
+    if r.teams:
+        makers = (m, (m + 2) % 4)
+    elif 0 <= h.partner < n:
+        makers = (m, h.partner)
+    else:
+        makers = (m,)
+    t = h.maker_tricks()
+    if t < r.tricks_to_make:
+        scorers = list(range(n))
+        for p in makers:
+            scorers.remove(p)
+        if h.lone_defender >= 0:
+            v, why = s[7], "euchred by a lone defender"  # 004
+        else:
+            v, why = s[6], "euchred"
+    else:
+        scorers = makers
+        if t < r.hand_size:
+            v, why = (s[2], "made alone") if h.alone else (s[0], "made")
+        elif h.alone == 2:
+            v, why = s[4], "lone march with partner's best"  # 003
+        elif h.alone:
+            v, why = s[3], "lone march"
+        elif s[5] and len(makers) == 1:
+            v, why = s[5], "march without a partner"  # 000, 001
+        else:
+            v, why = s[1], "march"
+    for p in scorers:
+        # 000: "Only players who have taken tricks during the relevant hand
+        # are eligible to receive points."
+        if not r.needs_trick or h.tricks[p]:
+            points[p] = v
+    return points, why

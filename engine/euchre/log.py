@@ -17,6 +17,8 @@
 
 import json
 
+from euchre.cards import error_text
+
 try:
     from binascii import crc32 as _crc32
 except ImportError:  # pragma: no cover - ports built without binascii.crc32
@@ -32,15 +34,11 @@ class LogError(ValueError):
 
 
 def crc32(data):
-    # CRC-32 of bytes (binascii when the port has it, else bitwise).
+    # CRC-32 of bytes (binascii's; on a port without it, euchre.logfile's).
     if _crc32 is not None:
         return _crc32(data) & 0xFFFFFFFF
-    c = 0xFFFFFFFF
-    for b in data:
-        c ^= b
-        for _ in range(8):
-            c = (c >> 1) ^ (0xEDB88320 & -(c & 1))
-    return c ^ 0xFFFFFFFF
+    from euchre.logfile import bitwise_crc32
+    return bitwise_crc32(data)
 
 
 def canonical_json(obj):
@@ -50,28 +48,28 @@ def canonical_json(obj):
     if isinstance(obj, str):
         return _json_str(obj)
     if isinstance(obj, dict):
-        return "{" + ", ".join([_json_str(k) + ": " + canonical_json(obj[k]) for k in sorted(obj)]) + "}"
+        out = []
+        for k in sorted(obj):
+            out.append(_json_str(k) + ": " + canonical_json(obj[k]))
+        return "{" + ", ".join(out) + "}"
     if isinstance(obj, (list, tuple)):
-        return "[" + ", ".join([canonical_json(v) for v in obj]) + "]"
+        return "[" + ", ".join(map(canonical_json, obj)) + "]"
     return json.dumps(obj)
-
-
-_SHORT = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
 
 def _json_str(text):
     out = []
-    for ch in text:
-        o = ord(ch)
-        if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
+    for c in text:
+        o = ord(c)
+        if c == '"' or c == "\\":
+            out.append("\\" + c)
         elif 32 <= o < 127:
-            out.append(ch)
-        elif ch in _SHORT:
-            out.append(_SHORT[ch])
+            out.append(c)
+        elif c in "\b\t\n\f\r":
+            out.append("\\" + "btnfr"["\b\t\n\f\r".index(c)])
         elif o > 0xFFFF:
             # Raw UTF-8: MicroPython's json does not join surrogate pairs.
-            out.append(ch)
+            out.append(c)
         else:
             out.append("\\u%04x" % o)
     return '"' + "".join(out) + '"'
@@ -92,23 +90,18 @@ def decode_line(line, lineno=0):
     if line.endswith("\r"):
         line = line[:-1]
     if len(line) < 14 or line[0] != "[" or line[-12:-10] != ',"' or line[-2:] != '"]':
-        raise _error("torn", lineno)
+        raise LogError(error_text("torn", lineno))
     text = line[1:-12]
     try:
-        want = int(line[-10:-2], 16)
+        crc = int(line[-10:-2], 16)
     except ValueError:
-        raise _error("crc", lineno)
-    if crc32(text.encode()) != want:
-        raise _error("corrupt", lineno)
+        raise LogError(error_text("crc", lineno))
+    if crc32(text.encode()) != crc:
+        raise LogError(error_text("corrupt", lineno))
     try:
         return json.loads(text)
     except ValueError:
-        raise _error("json", lineno)
-
-
-def _error(key, lineno):
-    from euchre.messages import message
-    return LogError(message(key, lineno))
+        raise LogError(error_text("json", lineno))
 
 
 def header_payload(game):

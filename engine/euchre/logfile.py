@@ -95,3 +95,14 @@ def split_lines(text):
             return
         yield text[start:end + 1]
         start = end + 1
+
+
+def bitwise_crc32(data):
+    # CRC-32 of bytes, bit by bit: ``euchre.log.crc32`` on a port built
+    # without ``binascii.crc32`` (every port Bower runs on has it).
+    c = 0xFFFFFFFF
+    for b in data:
+        c ^= b
+        for _ in range(8):
+            c = (c >> 1) ^ (0xEDB88320 & -(c & 1))
+    return c ^ 0xFFFFFFFF

@@ -21,6 +21,13 @@ _TEXT = {
     "crc": "line %d: malformed CRC",
     "corrupt": "line %d: CRC mismatch (corrupted)",
     "json": "line %d: bad JSON",
+    "players": "%s needs %d players, got %d",
+    "dealer": "first dealer must be a seat from 0 to %d",
+    "over": "the game is over",
+    "undo_restored": "undo past a restored checkpoint: replay the whole log",
+    "undo_start": "nothing to undo: this is the start of the game",
+    "checkpoint": "bad checkpoint %r",
+    "header": "bad game header: missing or malformed %s",
 }
 
 

@@ -18,7 +18,7 @@
 # >>> find_variant("5").name
 # 'five'
 
-from euchre.cards import HIGH_JOKER, NUM_CARDS, RJ, parse_cards
+from euchre.cards import HIGH_JOKER, NUM_CARDS, RJ, parse_cards, error_text
 
 _B = (False, True)
 # Option name -> allowed values (None: a whole number from 1 to 99). Labels
@@ -37,13 +37,13 @@ _BASE = dict(
     num_players=4, teams=True, min_rank=9, extra_cards=(), jokers_in_deck=0,
     hand_size=5, packets=(2, 3), alone=True, call_partner="", perm_upcard="",
     always_stuck=False, throw_in=False, needs_trick=False, twos_and_threes=False,
-    discard_before_call=False, scoring="team", renege="side", end="first_to")
+    discard_before_call=False, renege="side", end="first_to")
 
 # Each variant: its title and aliases, how it differs from _BASE, its score
 # table and the options players may set, with their defaults. A score table
 # lists the points for: make, march, alone_make, alone_march, best_march,
 # unpartnered_march, euchre, defend_euchre, renege, renege_alone (0: never
-# happens in the variant); euchre.scoring reads it. Sources are the seeds
+# happens in the variant); euchre.hand.score_hand reads it. Sources are the seeds
 # in RULES.md.
 VARIANTS = {
     # 002 (second part), 003, 004
@@ -62,7 +62,7 @@ VARIANTS = {
         num_players=5, teams=False, extra_cards=("8S", "8H", "8D"),
         call_partner="not_permanent", perm_upcard="dealer_names_or_turns",
         always_stuck=True, throw_in=True, needs_trick=True,
-        scoring="called", renege="offender", end="lead_by_one",
+        renege="offender", end="lead_by_one",
         score=(1, 2, 1, 4, 0, 2, 2, 0, 2, 4),
         options=dict(winning_score=10, jokers=False, four_eights=False,
                      alternate_ending=False)),
@@ -71,7 +71,7 @@ VARIANTS = {
         title="Call-Your-Partner", aliases=("cyp", "call-your-partner", "call"),
         num_players=5, teams=False, min_rank=8,
         call_partner="not_trump", discard_before_call=True,
-        scoring="called", renege="offender", end="highest",
+        renege="offender", end="highest",
         score=(1, 2, 1, 5, 0, 5, 2, 0, 2, 4),
         options=dict(winning_score=10, std=False, play_on=False)),
     # 002 (first part)
@@ -118,7 +118,7 @@ class Rules:
             if name == key or name in v["aliases"]:
                 break
         else:
-            raise _error("variant", variant, ", ".join(variant_names()))
+            raise ValueError(error_text("variant", variant, ", ".join(variant_names())))
         self.name = key
         self.title = v["title"]
         opts = dict(v["options"])
@@ -126,14 +126,14 @@ class Rules:
         given.update(kw)
         for k in given:
             if k not in opts:
-                raise _error("option", self.title, k, ", ".join(sorted(opts)))
+                raise ValueError(error_text("option", self.title, k, ", ".join(sorted(opts))))
             x = given[k]
             allowed = OPTIONS[k]
             if allowed is None:
                 if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 99:
-                    raise _error("number", k, x)
+                    raise ValueError(error_text("number", k, x))
             elif x not in allowed or (isinstance(x, int) and not isinstance(x, bool) and False in allowed):
-                raise _error("value", k, allowed, x)
+                raise ValueError(error_text("value", k, allowed, x))
             opts[k] = x
         for d in (_BASE, v):  # (v also gives title, aliases, score)
             for k in d:
@@ -144,7 +144,7 @@ class Rules:
         if self.always_stuck:
             self.std = True
         if (self.farmers_nines_only or self.farmers_no_call) and not self.farmers:
-            raise _error("farmers")
+            raise ValueError(error_text("farmers"))
         if self.play_on:
             self.end = "lead_by_one"
         if self.alternate_ending:
@@ -155,7 +155,9 @@ class Rules:
         # The deck; permanent trumps: Five-Handed's 2S and 2H (or its two
         # jokers), the joker of Classic (004) and Ultimate's two jokers.
         n, k = self.num_players, self.hand_size
-        cards = [s * 13 + r for s in range(4) for r in range(self.min_rank - 2, 13)]
+        cards = []
+        for s in range(4):
+            cards.extend(range(s * 13 + self.min_rank - 2, s * 13 + 13))
         extra = " ".join(self.extra_cards)
         perm = ""
         if self.name == "five":
@@ -171,7 +173,7 @@ class Rules:
         self.permanent = bytes(parse_cards(perm))
         self.kitty = len(cards) - n * k
         if self.kitty < 1 or sum(self.packets) != k:
-            raise _error("deck", len(cards), n, k, self.packets)
+            raise ValueError(error_text("deck", len(cards), n, k, self.packets))
         self.tricks_to_make = k // 2 + 1
         # eff[t][c]: effective suit of card c when t is trump (t == 4: no
         # trump yet); power[t][c]: trump cards 64 + place, others their rank.
@@ -197,16 +199,20 @@ class Rules:
         self.eff = tuple(eff)
         self.power = tuple(power)
         # Bidding order for each dealer: left of the dealer round to the dealer.
-        self.bid_orders = tuple([tuple([(d + 1 + i) % n for i in range(n)]) for d in range(n)])
+        seats = tuple(range(n)) * 2
+        self.bid_orders = ()
+        for d in range(n):
+            self.bid_orders += (seats[d + 1:d + 1 + n],)
 
     def trump_order(self, trump):
         # Trumps highest first when ``trump`` is trump: permanent trumps,
         # right bower, left bower, then A K Q (10 ...) of the suit.
-        order = list(self.permanent) + [trump * 13 + RJ, (3 - trump) * 13 + RJ]
-        for c in range(trump * 13 + 12, trump * 13 - 1, -1):
-            if c % 13 != RJ and c not in self.permanent:
+        order = []
+        for c in list(self.permanent) + [trump * 13 + RJ, (3 - trump) * 13 + RJ] + \
+                list(range(trump * 13 + 12, trump * 13 - 1, -1)):
+            if self.in_deck[c] and c not in order:
                 order.append(c)
-        return [c for c in order if self.in_deck[c]]
+        return order
 
     def is_permanent(self, card):
         # True for a card that is a trump whatever the trump suit.
@@ -221,13 +227,11 @@ class Rules:
 
     def __repr__(self):
         base = Rules(self.name).options
-        return "Rules(%r%s)" % (self.name, "".join([", %s=%r" % (k, self.options[k]) for k in sorted(self.options)
-                                                     if self.options[k] != base[k]]))
-
-
-def _error(key, *args):
-    from euchre.messages import message
-    return ValueError(message(key, *args))
+        out = "Rules(%r" % self.name
+        for k in sorted(self.options):
+            if self.options[k] != base[k]:
+                out += ", %s=%r" % (k, self.options[k])
+        return out + ")"
 
 
 def rules_from_dict(d):

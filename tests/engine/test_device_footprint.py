@@ -7,7 +7,7 @@ bot and the notation labels. A fresh interpreter plays a table-mode game the
 way the device does (events as text, each one logged as a line and read
 back, a resume from a checkpoint) and lists what got imported.
 
-Messages are looked up by key only when raised, so a key typo would hide
+Messages (``error_text(key, ...)``) are looked up by key only when raised, so a key typo would hide
 until then: every key used in the engine must be in the catalogue.
 """
 
@@ -61,7 +61,7 @@ def _keys_used():
     for path in ENGINE.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in ("message", "_error", "_msg") and node.args
+                    and node.func.id in ("message", "error_text") and node.args
                     and isinstance(node.args[0], ast.Constant)):
                 keys.setdefault(node.args[0].value, []).append(f"{path.name}:{node.lineno}")
     return keys

@@ -5,7 +5,8 @@
   CPython the fields are slots: one left unset would raise AttributeError).
 * Card mode's shortcuts agree with the plain table-mode computation they
   replace: the bidding lists cached per Rules, the legal plays worked out
-  as soon as the previous card is played, the next active seat; checked at
+  as soon as the previous card is played, the next active seat, the card
+  winning each trick (from a table of values per suit led); checked at
   every step of random hands of every variant with the options that change
   them (lone hands, a lone defender, partner's best, Canadian loner, stick
   the dealer, jokers).
@@ -102,11 +103,43 @@ def test_card_mode_shortcuts_agree_with_the_plain_rules():
                     else:
                         assert h.turn == h.leader
                 assert legal, (name, opts, p)
+                trick = [(c, s) for c, s in zip(h.trick, h.trick_seats)]
+                played = h.tricks_played
                 if legal[0] == A.PASS and rng.below(5):
                     h.apply_legal(0)  # mostly pass: round 2 and stuck dealers too
                 else:
-                    h.apply_legal(rng.below(len(legal)))
+                    a = h.apply_legal(rng.below(len(legal)))
+                    if p == H.P_PLAY:
+                        trick.append((a >> 5, h.played_by[-1]))
+                        _check_trick(rules, h, trick, played)
             assert h.legal_ids() == []
+
+
+def _winner(rules, trump, trick):
+    # The seat taking a trick, the plain way: the highest trump, else the
+    # highest card of the suit led (rules.eff and rules.power).
+    eff, power = rules.eff[trump], rules.power[trump]
+    led = eff[trick[0][0]]
+    best = trick[0]
+    for c, s in trick[1:]:
+        e = eff[c]
+        if (e == trump or e == led) and power[c] > power[best[0]]:
+            best = (c, s)
+    return best[1]
+
+
+def _check_trick(rules, h, trick, played):
+    # After a play: the card winning the trick so far (card mode keeps it
+    # with a table of values per suit led) is the plain rules' winner, and
+    # a finished trick went to that seat, who leads next.
+    if h.tricks_played == played:
+        assert h.best_seat == _winner(rules, h.trump, trick), (trick, h.best_seat)
+        assert h.best == trick[[s for c, s in trick].index(h.best_seat)][0]
+    else:
+        w = _winner(rules, h.trump, trick)
+        assert h.best_seat == w, (trick, h.best_seat, w)
+        if not h.is_terminal():
+            assert h.leader == w and h.turn == w and h.trick == []
 
 
 def test_apply_id_refuses_a_card_not_in_the_eager_list():
