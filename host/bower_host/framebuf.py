@@ -29,8 +29,8 @@ has fast paths for fills and text.
 
 from operator import index as _int
 
-from .font8x8 import FIRST as _FONT_FIRST
-from .font8x8 import FONT8X8 as _FONT
+from bower.cpfont import FIRST as _FONT_FIRST
+from bower.cpfont import FONT as _FONT
 
 # Format constants: the values of the C module.
 MONO_VLSB = 0

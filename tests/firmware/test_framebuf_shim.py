@@ -14,7 +14,7 @@ import subprocess
 import pytest
 
 import framebuf as shim  # bower_host.framebuf, installed by tests/conftest.py
-from bower_host import font8x8
+from bower import cpfont as font8x8
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUN_SCRIPT = os.path.join(REPO_ROOT, "tests", "mpy", "run_script.mjs")
@@ -273,10 +273,10 @@ def test_shim_draws_exactly_what_micropython_draws(tmp_path):
 def test_font_table_is_complete_and_glyph_A_is_what_micropython_draws():
     # The full comparison above covers every glyph; this pins the data module.
     assert font8x8.FIRST == 32 and font8x8.LAST == 127
-    assert len(font8x8.FONT8X8) == 96 * 8
+    assert len(font8x8.FONT) == 96 * 8
     buf = bytearray(8)
     shim.FrameBuffer(buf, 8, 8, shim.MONO_VLSB).text("A", 0, 0)
-    assert bytes(buf) == font8x8.FONT8X8[(ord("A") - 32) * 8:(ord("A") - 31) * 8]
+    assert bytes(buf) == font8x8.FONT[(ord("A") - 32) * 8:(ord("A") - 31) * 8]
     assert any(buf)
 
 
