@@ -142,17 +142,42 @@ def _plays(h, hand):
     return [c << 5 for c in hand]
 
 
-def apply(h, a):
-    # Apply a legal action id to a card-mode hand (``Hand.apply_id``).
+def start(h):
+    # A new card-mode hand (``Hand(rules, dealer, cards=True)``): waiting
+    # for the deal. On CPython the hand becomes a CardHand, whose methods
+    # play cards inline; MicroPython cannot change an object's class, so
+    # there the Hand's own methods come here through ``_lg``/``_do``.
+    h.phase = P_DEAL
+    h.played = []  # every card played, in order (``played_by`` says by whom)
+    h.first_lead = -1
+    h._lg = legal
+    h._do = _apply_hook
+    if CardHand is not None:
+        h.__class__ = CardHand
+
+
+def _apply_hook(h, a):
+    # MicroPython's route (see start): the same code as on CPython, run on
+    # the Hand (Hand.apply_legal has counted the event and cleared _legal).
+    h._legal = (a,)
+    h.events -= 1
+    _apply_legal(h, 0)
+
+
+def _apply_legal(h, i):
+    # ``Hand.apply_legal`` of a card-mode hand: the hot path of every
+    # simulation, so playing a card is written out here rather than called.
+    a = (h._legal or h.legal_ids())[i]
+    h._legal = None
+    h.events += 1
     if a & 31:
         _APPLY[a & 31](h, a)
-        return
+        return a
     # Play a card (action kind 0).
     card = a >> 5
     seat = h.turn
     h.hands[seat].remove(card)
     h.played.append(card)
-    h.played_by.append(seat)
     if card == h.partner_card and h.partner < 0:
         h.partner = NOBODY if seat == h.maker else seat
     trick = h.trick
@@ -163,17 +188,15 @@ def apply(h, a):
             h.best = card
             h.best_seat = seat
     else:
-        val = h._val = h._vals[h._eff[card]]
-        h.led = h._eff[card]
+        h.led = led = h._eff[card]
+        h._val = h._vals[led]
         h.best = card
         h.best_seat = seat
     trick.append(card)
-    h.trick_seats.append(seat)
     seat = h._nxt[seat]
     if seat == h.leader:
         # The trick is over: its winner leads the next one.
         h.trick = []
-        h.trick_seats = []
         seat = h.leader = h.turn = h.best_seat
         h.tricks[seat] += 1
         h.tricks_played += 1
@@ -183,8 +206,9 @@ def apply(h, a):
                 out.append(c << 5)
         else:
             h._end_play()
-        return
-    # The next seat's legal plays, right away.
+        return a
+    # The next seat's legal plays, right away: follow the effective suit
+    # led if able (the left bower and permanent trumps belong to trump).
     h.turn = seat
     hand = h.hands[seat]
     eff, led = h._eff, h.led
@@ -197,6 +221,56 @@ def apply(h, a):
         for c in hand:
             out.append(c << 5)
     h._legal = out
+    return a
+
+
+def _legal_ids(h):
+    # ``Hand.legal_ids`` of a card-mode hand.
+    out = h._legal
+    if out is None:
+        out = h._legal = legal(h)
+    return out
+
+
+def _apply_id(h, a):
+    # ``Hand.apply_id`` of a card-mode hand.
+    ids = h.legal_ids()
+    if a not in ids:
+        from euchre.why import why
+        raise H.IllegalAction(why(h, a))
+    h.apply_legal(ids.index(a))
+
+
+if H.sys.implementation.name == "micropython":
+    CardHand = None
+else:
+    class CardHand(H.Hand):
+        # A card-mode Hand on CPython (see start): no new fields, faster
+        # methods.
+        __slots__ = ()
+        legal_ids = _legal_ids
+        apply_legal = _apply_legal
+        apply_id = _apply_id
+
+
+def played_by(h):
+    # The seat that played each card of ``h.played``: every trick goes
+    # round the seats in play from its leader, the previous trick's winner.
+    out = []
+    played = h.played
+    if not played:
+        return out
+    nxt, k, seat = h._nxt, h.n - sum(h.out), h.first_lead
+    for i in range(0, len(played), k):
+        val = h._vals[h._eff[played[i]]]
+        best = win = -1
+        for c in played[i:i + k]:
+            out.append(seat)
+            if val[c] > best:
+                best, win = val[c], seat
+            seat = nxt[seat]
+        seat = win
+    return out
 
 
 def start_play(h):
@@ -212,6 +286,7 @@ def start_play(h):
                 t = (t + 1) % n
             nxt[s] = t
     h._nxt = nxt
+    h.first_lead = h.turn
     h._legal = out = []
     for c in h.hands[h.turn]:
         out.append(c << 5)

@@ -74,11 +74,11 @@ class Hand:
         # has no __slots__: there, this list (not a constant tuple, which
         # would stay in the module's constants) is never built.
         __slots__ = ["rules", "n", "dealer", "cards", "phase", "turn", "out", "tricks",
-                     "trick", "trick_seats", "events", "upcard", "up_suit", "turned_down",
+                     "trick", "events", "upcard", "up_suit", "turned_down",
                      "trump", "maker", "alone", "partner", "partner_card", "lone_defender",
                      "picked_up", "turned", "farmer", "twos", "renege", "declarer",
                      "tricks_played", "taken", "bids", "leader", "led", "best", "best_seat", "hands",
-                     "kitty", "dealt", "played", "played_by", "result", "points", "reason",
+                     "kitty", "dealt", "played", "first_lead", "result", "points", "reason",
                      "_legal", "_lg", "_do", "_eff", "_pow", "_bidders", "_steps", "_nxt", "_val", "_vals"]
 
     def __init__(self, rules, dealer=0, cards=False):
@@ -89,7 +89,6 @@ class Hand:
         self.out = bytearray(n)     # seats sitting out (a lone hand's partner)
         self.tricks = bytearray(n)  # tricks taken per seat
         self.trick = []             # card mode: cards of the trick in progress
-        self.trick_seats = []       # ... and who played them
         # upcard: card id (card mode, or a two/joker up); maker, partner
         # (calling variants: seat, NOBODY, or -1 unknown yet), lone_defender,
         # farmer, twos (seats that declared), renege (seat), declarer (seat
@@ -115,19 +114,14 @@ class Hand:
         self.hands = self.kitty = self.dealt = None
         self.points = self._legal = self._eff = self._pow = None
         self.reason = ""
+        self._lg = _legal
+        self._do = _apply
+        self.phase = P_UP
         if cards:
             global _cardmode
             if _cardmode is None:
                 from euchre import cardmode as _cardmode
-            self._lg = _cardmode.legal
-            self._do = _cardmode.apply
-            self.phase = P_DEAL
-            self.played = []        # every card played, in order
-            self.played_by = []
-        else:
-            self._lg = _legal
-            self._do = _apply
-            self.phase = P_UP
+            _cardmode.start(self)
 
     # ----- the state API -------------------------------------------------
 

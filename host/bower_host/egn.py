@@ -40,6 +40,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from euchre.cardmode import played_by
 from euchre.cards import HIGH_JOKER, LOW_JOKER, RANKS, SUITS, card_name, parse_card
 from euchre.hand import P_BID1, P_BID2, REDEAL, SCORED
 from euchre.notation import option_label
@@ -251,12 +252,13 @@ def _check(deal: dict, ruleset: dict, rec) -> None:
     if out.seats is None:
         return
     seats = [s for trick in out.seats for s in trick]
-    if seats != list(h.played_by):
-        first = list(h.played_by[:1])
+    by = played_by(h)
+    if seats != by:
+        first = by[:1]
         why = ""
         if h.lone_defender >= 0 and first == [h.lone_defender]:
             why = " (the lone defender leads, 004)"
-        raise EgnError(f"hand {rec.number}: seat {h.played_by[0]} led{why}, but EGN's rules make seat "
+        raise EgnError(f"hand {rec.number}: seat {by[0]} led{why}, but EGN's rules make seat "
                        f"{out.seats[0][0]} lead; EGN cannot record who led")
     got = [h.points[0], h.points[1]]
     if out.delta != got:

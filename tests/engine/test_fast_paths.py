@@ -18,7 +18,7 @@
 from euchre import Hand, Rules, IllegalAction, log
 from euchre import actions as A
 from euchre import hand as H
-from euchre.cardmode import shuffled_deck
+from euchre.cardmode import shuffled_deck, played_by
 
 FIELDS = {"upcard": -1, "maker": -1, "partner": -1, "partner_card": -1,
           "lone_defender": -1, "farmer": -1, "twos": -1, "renege": -1,
@@ -50,11 +50,11 @@ def test_fresh_hand_fields():
             assert getattr(h, k) == FIELDS[k], (cards, k, getattr(h, k))
         assert h.n == 5 and h.dealer == 3 and h.turn == 3 and h.cards == cards
         assert list(h.out) == [0] * 5 and list(h.tricks) == [0] * 5
-        assert h.trick == [] and h.trick_seats == []
+        assert h.trick == []
         assert h.phase == (H.P_DEAL if cards else H.P_UP)
         assert h.returns() == [0] * 5
         if cards:
-            assert list(h.played) == [] and list(h.played_by) == []
+            assert list(h.played) == [] and played_by(h) == []
             assert h.legal_ids() == []
         else:
             assert h.legal_actions()[:2] == ["up C", "up D"]
@@ -84,6 +84,7 @@ def test_card_mode_shortcuts_agree_with_the_plain_rules():
         for n in range(16):
             h = Hand(rules, dealer=n % rules.num_players, cards=True)
             h.deal(shuffled_deck(rules, rng.below))
+            seats_played = []  # who played each card, as the test saw it
             while not h.is_terminal():
                 legal = h.legal_ids()
                 p = h.phase
@@ -97,21 +98,25 @@ def test_card_mode_shortcuts_agree_with_the_plain_rules():
                     assert h.turn in seats
                     if h.trick:
                         # Play goes round the seats that are in, in order.
-                        last = h.trick_seats[-1]
+                        last = seats_played[-1]
                         want = seats[(seats.index(last) + 1) % len(seats)]
-                        assert h.turn == want, (name, opts, h.trick_seats, h.turn)
+                        assert h.turn == want, (name, opts, seats_played, h.turn)
                     else:
                         assert h.turn == h.leader
                 assert legal, (name, opts, p)
-                trick = [(c, s) for c, s in zip(h.trick, h.trick_seats)]
+                trick = list(zip(h.trick, seats_played[len(seats_played) - len(h.trick):]))
                 played = h.tricks_played
+                seat = h.turn
                 if legal[0] == A.PASS and rng.below(5):
                     h.apply_legal(0)  # mostly pass: round 2 and stuck dealers too
                 else:
                     a = h.apply_legal(rng.below(len(legal)))
                     if p == H.P_PLAY:
-                        trick.append((a >> 5, h.played_by[-1]))
+                        seats_played.append(seat)
+                        trick.append((a >> 5, seat))
                         _check_trick(rules, h, trick, played)
+                # played_by works out who played each card from the tricks.
+                assert played_by(h) == seats_played, (name, opts)
             assert h.legal_ids() == []
 
 

@@ -46,6 +46,7 @@ from hypothesis import strategies as st
 
 from euchre import Rules, Game, parse_cards, card_name, log
 from euchre import actions as A
+from euchre.cardmode import played_by
 from euchre.hand import (SCORED, THROWN_IN, REDEAL, P_DECLARE, P_BID1,
                          P_BID2, P_DISCARD, P_GIVE, P_GIVEBACK, P_THROWIN,
                          P_PLAY)
@@ -152,6 +153,7 @@ class Track:
         self.up_suit = None     # suit bid on in round 1 (None: joker up in Ultimate)
         self.farmer = -1
         self.twos = False
+        self.seats = []         # who played each card, as seen here
 
 
 def expected_leader(spec, h, t):
@@ -188,7 +190,7 @@ def expected_points(spec, h, t):
     # unless that was the maker or nobody.
     partner = -1
     if not t.intent_alone and t.partner_card in h.played:
-        s = h.played_by[bytes(h.played).index(t.partner_card)]
+        s = played_by(h)[bytes(h.played).index(t.partner_card)]
         if s != m:
             partner = s
     makers = [m] + ([partner] if partner >= 0 else [])
@@ -245,17 +247,16 @@ def check_cards(spec, h):
     assert sorted(allc) == spec.deck, "cards lost or duplicated"
     k = len(h.trick)
     assert list(h.trick) == list(h.played[len(h.played) - k:])
-    assert list(h.trick_seats) == list(h.played_by[len(h.played_by) - k:])
     assert sum(h.tricks) == h.tricks_played
     active = spec.n - sum(h.out)
     assert len(h.played) == h.tricks_played * active + k
     if h.phase == P_PLAY:
-        played_by = list(h.played_by)
+        by = played_by(h)
         for s in range(spec.n):
             if not h.out[s]:
-                assert len(hands[s]) + played_by.count(s) == spec.hand_size, s
+                assert len(hands[s]) + by.count(s) == spec.hand_size, s
             else:
-                assert played_by.count(s) == 0 and h.tricks[s] == 0
+                assert by.count(s) == 0 and h.tricks[s] == 0
 
 
 def check_legal(spec, h, t):
@@ -420,7 +421,8 @@ def play_cards(config, seed, stats=None):
         a = legal[rnd.randrange(len(legal))]
         note_action(spec, g, h, t, a)
         seat = h.current_player()
-        trick, trick_seats = list(h.trick), list(h.trick_seats)
+        trick = list(h.trick)
+        trick_seats = t.seats[len(t.seats) - len(trick):]
         done_tricks = h.tricks_played
         playing = h.phase == P_PLAY
         hand_before = list(h.hands[seat if seat >= 0 else h.dealer])
@@ -434,7 +436,8 @@ def play_cards(config, seed, stats=None):
         if playing:
             card = a >> 5
             assert card in hand_before and card not in h.hands[seat]
-            assert h.played[-1] == card and h.played_by[-1] == seat
+            t.seats.append(seat)
+            assert h.played[-1] == card and played_by(h) == t.seats
             if not trick:
                 if done_tricks == 0:
                     assert seat == expected_leader(spec, h, t), "trick 1 leader"
