@@ -34,20 +34,19 @@ def deal(h, cards):
     # See ``Hand.deal``.
     if h.phase != P_DEAL:
         raise H.IllegalAction("no deal now: the cards are dealt")
-    r = h.rules
     dealt = bytes(cards)
-    if bytes(sorted(dealt)) != r.deck:
-        raise H.IllegalAction("a deal must hold each card of the %d-card deck once" % len(r.deck))
-    k = r.hand_size
-    end = h.n * k
+    t = _tables(h.rules)
+    if sorted(dealt) != t[2]:
+        raise H.IllegalAction("a deal must hold each card of the %d-card deck once" % len(t[2]))
+    cards = list(dealt)
     h.hands = hands = []
-    for i in range(0, end, k):
-        hands.append(list(dealt[i:i + k]))
-    h.kitty = list(dealt[end:])
+    for i, j in t[3]:
+        hands.append(cards[i:j])
+    h.kitty = hands.pop()
     h.dealt = dealt
     h._legal = None
     h.events += 1
-    h._set_upcard(dealt[end])
+    h._set_upcard(h.kitty[0])
 
 
 def deal_action(rules, cards):
@@ -80,7 +79,10 @@ def legal(h):
     if p == P_BID1 or p == P_BID2:
         return _bids(h)
     if p == P_DISCARD:
-        return [DISCARD | c << 5 for c in h.hands[h.dealer]]
+        out = []
+        for c in h.hands[h.dealer]:
+            out.append(DISCARD | c << 5)
+        return out
     if p == P_GIVE or p == P_GIVEBACK:
         return [GIVE | c << 5 for c in h.hands[h.current_player()]]
     if p == P_DECLARE:
@@ -97,12 +99,20 @@ def legal(h):
 
 def _tables(r):
     # What card mode builds once per Rules (and keeps on it): the trump
-    # tables as tuples (CPython indexes a tuple faster than bytes), and the
-    # bidding lists, which depend on a few facts only.
-    t = getattr(r, "_card", None)
-    if t is None:
-        t = r._card = ([_trump_tables(r, i) for i in range(4)], [None] * 14)
-    return t
+    # tables as tuples (CPython indexes a tuple faster than bytes), the
+    # bidding lists, which depend on a few facts only, the deck as a list
+    # and where each seat's hand and the kitty lie in a deal (MicroPython
+    # cannot make slice objects).
+    try:
+        return r._card
+    except AttributeError:
+        k, end = r.hand_size, r.hand_size * r.num_players
+        deal = []
+        for i in range(0, end, k):
+            deal.append((i, i + k))
+        deal.append((end, len(r.deck)))
+        t = r._card = ([_trump_tables(r, i) for i in range(4)], [None] * 14, list(r.deck), tuple(deal))
+        return t
 
 
 def _trump_tables(r, trump):
