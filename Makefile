@@ -26,8 +26,12 @@ test: setup
 sim: setup
 	$(VENV)/bin/bower sim
 
+# The distribution's CPython, when there is one: make bench also times the
+# engine under it (pyenv's default build has no profile-guided optimisation).
+SYSTEM_PY := $(wildcard /usr/bin/python3)
+
 bench: setup
-	$(PY) tools/bench.py
+	$(PY) tools/bench.py $(addprefix --other-python ,$(SYSTEM_PY))
 	$(PY) tools/bench_ui.py
 	@if [ -f tools/bench_sync.py ]; then $(PY) tools/bench_sync.py; fi
 

@@ -13,6 +13,12 @@ One run prints:
    (``deck_shuffler``: the deck sorted by independent random keys, about
    half the cost of the engine's ``shuffled_deck`` Fisher-Yates over a
    Python ``rand_below``, which the MicroPython figures still use).
+   Two steadier Classic figures follow when the machine has the tools: the
+   machine instructions per hand counted by valgrind's callgrind (the same
+   whatever else the machine is doing: compare changes with this), and the
+   hands per second under another CPython build (``--other-python``, e.g.
+   the distribution's /usr/bin/python3, which `make bench` passes when it
+   exists: pyenv's default build has no profile-guided optimisation).
 2. MicroPython 1.27 (the WebAssembly build, run by Node through
    tests/mpy/run_script.mjs and tools/bench_mpy.py): the same random hands
    per second; the heap cost of importing the engine (from .py sources and
@@ -56,6 +62,7 @@ DEVICE_MODULES = ("euchre.cards", "euchre.actions", "euchre.rules",
                   "euchre.hand", "euchre.game", "euchre.log")
 
 TARGET_CLASSIC_HPS = 10000
+CALLGRIND_HANDS = 1000  # pre-dealt Classic hands counted under callgrind
 DECK_POOL = 2000  # decks shuffled before the timing, for the second Classic figure
 TARGET_IMPORT = 24 * 1024
 TARGET_GAME = 8 * 1024
@@ -177,7 +184,74 @@ def bench_cpython(args):
         print("  %-50s %10s  %-19s %8.1f" % (label, "{:,.0f}".format(rate),
                                              "{:,.0f}-{:,.0f}".format(min(parts), max(parts)), evs))
         out[(variant, text, decks)] = rate
+    print()
+    try:
+        count = callgrind_per_hand(args.seed)
+    except (BenchError, subprocess.TimeoutExpired) as e:
+        print("  instructions per Classic hand: not counted (%s)" % e)
+        count = False
+    out["instructions"] = count
+    if count is False:
+        pass
+    elif count is None:
+        print("  instructions per Classic hand: valgrind is not installed, not counted")
+    else:
+        print("  %-50s %10s  (valgrind --tool=callgrind, %d pre-dealt hands:"
+              % ("classic: machine instructions per hand", "{:,}".format(count), CALLGRIND_HANDS))
+        print("  %-50s %10s   steady under load, unlike hands/s)" % ("", ""))
+    for python in args.other_python:
+        version, rate = other_python_rate(python, args.seconds, args.seed)
+        label = "classic (ids) under %s" % python
+        if rate is None:
+            print("  %-50s %10s  %s" % (label, "-", version))
+        else:
+            print("  %-50s %10s  (%s)" % (label, "{:,.0f}".format(rate), version))
+        out[("other", python)] = (version, rate)
     return out
+
+
+def play_dealt(count, seed):
+    """Play `count` Classic hands from decks shuffled beforehand (the
+    callgrind run: nothing but the engine and the random-play loop)."""
+    rules = Rules("classic")
+    rnd = random.Random(seed).random
+    shuffle = deck_shuffler(rules, rnd)
+    pool = [bytes(shuffle()) for _ in range(200)]
+    for i in range(5 + count):
+        play_random(rules, rnd, shuffle, i % 4, False, pool[i % 200])
+
+
+def callgrind_per_hand(seed):
+    """Machine instructions per pre-dealt Classic hand: callgrind's total
+    for CALLGRIND_HANDS hands minus the total for none, over the count.
+    None without valgrind."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    totals = []
+    for count in (0, CALLGRIND_HANDS):
+        proc = subprocess.run([valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                               sys.executable, os.path.abspath(__file__), "--play-dealt", str(count),
+                               "--seed", str(seed)], capture_output=True, text=True, timeout=600)
+        found = [line.split("Collected :")[1] for line in proc.stderr.splitlines() if "Collected :" in line]
+        if proc.returncode != 0 or not found:
+            raise BenchError("callgrind run failed (exit %d): %s" % (proc.returncode, proc.stderr[-2000:]))
+        totals.append(int(found[-1].strip()))
+    return (totals[1] - totals[0]) // CALLGRIND_HANDS
+
+
+def other_python_rate(python, seconds, seed):
+    """Classic hands/s (ids) of this engine under another interpreter:
+    (version text, rate), or (reason, None) when it cannot run."""
+    try:
+        proc = subprocess.run([python, os.path.abspath(__file__), "--classic-rate", "--seconds", str(seconds),
+                               "--seed", str(seed)], capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return "did not run (%s)" % e, None
+    if proc.returncode != 0 or not proc.stdout.startswith("RATE "):
+        return "failed: %s" % (proc.stderr.strip().splitlines() or ["?"])[-1], None
+    _, rate, version = proc.stdout.strip().split(" ", 2)
+    return version, float(rate)
 
 
 # ----- MicroPython ------------------------------------------------------------
@@ -394,6 +468,11 @@ def summary(cp, mp, elapsed):
     print("  info  %-46s %13s" % ("classic hands/s (CPython, text API)", "{:,.0f}/s".format(cp[("classic", True, 0)])))
     print("  info  %-46s %13s" % ("classic hands/s (CPython, decks pre-shuffled)",
                                   "{:,.0f}/s".format(cp[("classic", False, DECK_POOL)])))
+    if cp.get("instructions"):
+        print("  info  %-46s %13s" % ("classic instructions/hand (callgrind)", "{:,}".format(cp["instructions"])))
+    for key in cp:
+        if key[0] == "other" and cp[key][1] is not None:
+            print("  info  %-46s %13s" % ("classic hands/s under " + key[1], "{:,.0f}/s".format(cp[key][1])))
     print("  info  %-46s %13s" % ("import from .mpy (MPy)", kb(mp["import_mpy"])))
     print("  info  %-46s %13s" % ("classic hands/s (MicroPython wasm)", "{:,.0f}/s".format(mp["mp_rates"]["classic"])))
     print()
@@ -406,7 +485,20 @@ def main(argv=None):
     ap.add_argument("--mp-seconds", type=float, default=2.0, help="MicroPython seconds per variant (default 2)")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     ap.add_argument("--hands", type=int, default=30, help="hands in the game-state run (default 30)")
+    ap.add_argument("--other-python", action="append", default=[], metavar="PYTHON",
+                    help="also time Classic under this interpreter (repeatable)")
+    ap.add_argument("--classic-rate", action="store_true",
+                    help="only print 'RATE <hands/s> <python version>' for Classic (--other-python runs this)")
+    ap.add_argument("--play-dealt", type=int, metavar="N",
+                    help="only play N pre-dealt Classic hands (what callgrind counts)")
     args = ap.parse_args(argv)
+    if args.play_dealt is not None:
+        play_dealt(args.play_dealt, args.seed)
+        return 0
+    if args.classic_rate:
+        rate = cpython_rate("classic", args.seconds, args.seed)[0]
+        print("RATE %.1f %s %s" % (rate, platform.python_implementation(), sys.version.split()[0]))
+        return 0
     t0 = time.time()
     print("Bower engine benchmark (tools/bench.py)")
     cp = bench_cpython(args)
