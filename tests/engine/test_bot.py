@@ -5,26 +5,13 @@ from euchre import Game, Hand, Rules
 from euchre.bot import choose
 from euchre.cardmode import shuffled_deck
 from euchre.hand import P_TURN
+from xorshift import Rand
 
 VARIANTS = (("classic", {}),
             ("classic", {"canadian": True, "partners_best": True, "defend_alone": True,
                          "farmers": True, "ace_no_face": True, "joker": True}),
             ("five", {}), ("five", {"jokers": True, "four_eights": True}),
             ("callpartner", {"std": True}), ("ultimate", {}))
-
-
-class Rand:
-    # xorshift32: the same numbers on CPython and MicroPython.
-    def __init__(self, seed):
-        self.x = seed or 1
-
-    def below(self, n):
-        x = self.x
-        x ^= (x << 13) & 0xFFFFFFFF
-        x ^= x >> 17
-        x ^= (x << 5) & 0xFFFFFFFF
-        self.x = x
-        return x % n
 
 
 def _play_hand(rules, dealer, rng, bot_seats):

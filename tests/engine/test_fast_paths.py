@@ -19,6 +19,7 @@ from euchre import Hand, Rules, IllegalAction, log
 from euchre import actions as A
 from euchre import hand as H
 from euchre.cardmode import shuffled_deck, played_by
+from xorshift import Rand
 
 FIELDS = {"upcard": -1, "maker": -1, "partner": -1, "partner_card": -1,
           "lone_defender": -1, "farmer": -1, "twos": -1, "renege": -1,
@@ -27,20 +28,6 @@ FIELDS = {"upcard": -1, "maker": -1, "partner": -1, "partner_card": -1,
           "tricks_played": 0, "bids": 0, "events": 0, "picked_up": False,
           "turned": False, "hands": None, "kitty": None, "dealt": None,
           "points": None, "reason": ""}
-
-
-class Rand:
-    # xorshift32: the same numbers on CPython and MicroPython.
-    def __init__(self, seed):
-        self.x = seed or 1
-
-    def below(self, n):
-        x = self.x
-        x ^= (x << 13) & 0xFFFFFFFF
-        x ^= x >> 17
-        x ^= (x << 5) & 0xFFFFFFFF
-        self.x = x
-        return x % n
 
 
 def test_fresh_hand_fields():
