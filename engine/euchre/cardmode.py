@@ -178,9 +178,9 @@ def _apply_legal(h, i):
     # ``Hand.apply_legal`` of a card-mode hand: the hot path of every
     # simulation, so playing a card is written out here rather than called.
     a = (h._legal or h.legal_ids())[i]
-    h._legal = None
     h.events += 1
     if a & 31:
+        h._legal = None
         _APPLY[a & 31](h, a)
         return a
     # Play a card (action kind 0).
@@ -215,6 +215,7 @@ def _apply_legal(h, i):
             for c in h.hands[seat]:
                 out.append(c << 5)
         else:
+            h._legal = None
             h._end_play()
         return a
     # The next seat's legal plays, right away: follow the effective suit
