@@ -38,10 +38,10 @@ def deal(h, cards):
     t = _tables(h.rules)
     if sorted(dealt) != t[2]:
         raise H.IllegalAction("a deal must hold each card of the %d-card deck once" % len(t[2]))
-    cards = list(dealt)
+    order = list(dealt)
     h.hands = hands = []
     for i, j in t[3]:
-        hands.append(cards[i:j])
+        hands.append(order[i:j])
     h.kitty = hands.pop()
     h.dealt = dealt
     h._legal = None
@@ -167,8 +167,9 @@ def start(h):
 
 
 def _apply_hook(h, a):
-    # MicroPython's route (see start): the same code as on CPython, run on
-    # the Hand (Hand.apply_legal has counted the event and cleared _legal).
+    # ``Hand._do`` of a card-mode hand (``apply_id``, and MicroPython's
+    # ``apply_legal``, see start): Hand has counted the event; run the
+    # code of ``CardHand.apply_legal`` on the action.
     h._legal = (a,)
     h.events -= 1
     _apply_legal(h, 0)
@@ -235,33 +236,15 @@ def _apply_legal(h, i):
     return a
 
 
-def _legal_ids(h):
-    # ``Hand.legal_ids`` of a card-mode hand.
-    out = h._legal
-    if out is None:
-        out = h._legal = legal(h)
-    return out
-
-
-def _apply_id(h, a):
-    # ``Hand.apply_id`` of a card-mode hand.
-    ids = h.legal_ids()
-    if a not in ids:
-        from euchre.why import why
-        raise H.IllegalAction(why(h, a))
-    h.apply_legal(ids.index(a))
-
-
 if H.sys.implementation.name == "micropython":
     CardHand = None
 else:
     class CardHand(H.Hand):
-        # A card-mode Hand on CPython (see start): no new fields, faster
-        # methods.
+        # A card-mode Hand on CPython (see start): no new fields; it plays
+        # cards without the hook's extra call (``apply_id`` and
+        # ``legal_ids`` are Hand's, through the hooks).
         __slots__ = ()
-        legal_ids = _legal_ids
         apply_legal = _apply_legal
-        apply_id = _apply_id
 
 
 def played_by(h):
