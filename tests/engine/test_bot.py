@@ -5,7 +5,7 @@ from euchre import Game, Hand, Rules
 from euchre.bot import choose
 from euchre.cardmode import shuffled_deck
 from euchre.hand import P_TURN
-from xorshift import Rand
+from helpers import Rand
 
 VARIANTS = (("classic", {}),
             ("classic", {"canadian": True, "partners_best": True, "defend_alone": True,

@@ -19,7 +19,7 @@ from euchre import Hand, Rules, IllegalAction, log
 from euchre import actions as A
 from euchre import hand as H
 from euchre.cardmode import shuffled_deck, played_by
-from xorshift import Rand
+from helpers import Rand
 
 FIELDS = {"upcard": -1, "maker": -1, "partner": -1, "partner_card": -1,
           "lone_defender": -1, "farmer": -1, "twos": -1, "renege": -1,

@@ -13,19 +13,10 @@ Plain asserts only (this file also runs under MicroPython: keep it fast).
 import binascii
 
 from euchre import Rules, Game, IllegalAction, log
+from helpers import CLASSIC_TO_5
 
-# The scripted game (Classic, 5 points, table mode, first dealer seat 0):
-#   hand 1, dealer 0: seat 1 passes, seat 2 orders hearts, makers take 3 -> N/S 1
-#   hand 2, dealer 1: round 1 passes, seat 2 calls diamonds alone, takes 4 -> N/S 2
-#   hand 3, dealer 2: seat 3 orders clubs alone and marches -> E/W 4
-#   hand 4, dealer 3: misdeal, same dealer; seat 1 orders, takes 1: euchred -> N/S 4
-#   hand 5, dealer 0: seat 1 orders spades and marches -> E/W 6: E/W win
-EVENTS = ["up H", "pass", "order", "tricks 3",
-          "up S", "pass", "pass", "pass", "pass", "call D alone",
-          "won 2", "won 2", "won 1", "won 2", "won 2",
-          "up C", "order alone", "won 3", "won 3", "won 3", "won 3", "won 3",
-          "redeal", "up D", "pass", "order", "tricks 1",
-          "up S", "order", "tricks 5"]
+# The scripted game: helpers.CLASSIC_TO_5 (Classic to 5, table mode, dealer 0).
+EVENTS = CLASSIC_TO_5
 
 # Keys sorted, ", " and ": " separators, non-ASCII escaped: the same text on
 # CPython and MicroPython (whose dicts do not keep insertion order).

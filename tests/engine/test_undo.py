@@ -8,15 +8,11 @@ Plain asserts only (this file also runs under MicroPython: keep it fast).
 """
 
 from euchre import Rules, Game, IllegalAction, card_name
+from helpers import CLASSIC_TO_5
 
 # A short Classic game to 5 (table mode): five scored hands and a misdeal;
 # E/W win 6-4 on the last event.
-CLASSIC = ["up H", "pass", "order", "tricks 3",
-           "up S", "pass", "pass", "pass", "pass", "call D alone",
-           "won 2", "won 2", "won 1", "won 2", "won 2",
-           "up C", "order alone", "won 3", "won 3", "won 3", "won 3", "won 3",
-           "redeal", "up D", "pass", "order", "tricks 1",
-           "up S", "order", "tricks 5"]
+CLASSIC = CLASSIC_TO_5
 
 DEAL1 = "deal 9C TC JC QC KC/AC 9D TD JD QD/KD AD 9H TH JH/QH KH AH 9S TS/JS QS KS AS"
 DEAL2 = "deal AS KS QS JS TS/9S AH KH QH JH/TH 9H AD KD QD/JD TD 9D AC KC/QC JC TC 9C"
