@@ -10,7 +10,7 @@
 # ['up C', 'up D']
 
 from euchre.cards import card_name, parse_card, parse_cards, card_names
-from euchre.rules import Rules, find_variant, variant_names, VARIANTS, OPTIONS
+from euchre.rules import Rules, variant_names, VARIANTS, OPTIONS
 from euchre.hand import Hand, IllegalAction, CHANCE, TABLE, TERMINAL
 from euchre.game import Game
 

@@ -236,7 +236,7 @@ def _apply_legal(h, i):
     return a
 
 
-if H.sys.implementation.name == "micropython":
+if not H._HOST:
     CardHand = None
 else:
     class CardHand(H.Hand):

@@ -16,7 +16,7 @@ from array import array
 
 from euchre import actions as A
 from euchre.cards import error_text
-from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL, P_DONE, apply_text
+from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL, P_DONE, apply_text, _HOST
 
 
 class Game:
@@ -220,16 +220,10 @@ class Game:
             out.append(self.players[p])
         return out
 
-    def fingerprint(self):
-        # A value that is equal for equal states (for tests).
-        h = self.hand
-        return (tuple(self.scores), self.dealer, self.hand_no, self.result,
-                None if self.result else (h.phase, h.current_player(), tuple(h.legal_ids()),
-                                          h.trump, h.maker, bytes(h.tricks)),
-                tuple(self._ids))
-
-    def __repr__(self):
-        return "<Game %s hand %d scores %r>" % (self.rules.name, self.hand_no, self.scores)
+    if _HOST:
+        # (not on the device: a repr would only cost it heap)
+        def __repr__(self):
+            return "<Game %s hand %d scores %r>" % (self.rules.name, self.hand_no, self.scores)
 
 
 class HandSummary:

@@ -39,6 +39,9 @@ TERMINAL = -3
 P_DEAL, P_UP, P_DECLARE, P_NAME, P_TURN, P_BID1, P_BID2, P_DEFEND, P_MAKER, \
     P_DISCARD, P_GIVE, P_GIVEBACK, P_THROWIN, P_PLAY, P_REVEAL, P_DONE, P_NOTRICK = range(17)
 
+# False under MicroPython: what only the host needs is left out there.
+_HOST = sys.implementation.name != "micropython"
+
 # How a hand ended.
 SCORED = 0
 THROWN_IN = 1    # nothing scores, the deal passes left
@@ -68,7 +71,7 @@ def apply_text(state, text):
 class Hand:
     # State of one hand. See the module comment.
 
-    if sys.implementation.name != "micropython":
+    if _HOST:
         # Every field is a slot: CPython then reaches them without a dict
         # lookup (card-mode simulations run millions of hands). MicroPython
         # has no __slots__: there, this list (not a constant tuple, which
@@ -338,8 +341,10 @@ class Hand:
         p = (m + 2) % 4 if self.rules.teams else self.partner
         return t[m] + (t[p] if 0 <= p < self.n else 0)
 
-    def __repr__(self):
-        return "<Hand %s dealer=%d phase=%d>" % (self.rules.name, self.dealer, self.phase)
+    if _HOST:
+        # (debugging aids are CPython's only: on the device each costs heap)
+        def __repr__(self):
+            return "<Hand %s dealer=%d phase=%d>" % (self.rules.name, self.dealer, self.phase)
 
 
 # ----- table mode ------------------------------------------------------------

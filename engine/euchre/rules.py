@@ -15,8 +15,10 @@
 # >>> r = Rules("classic", std=True)
 # >>> r.kitty, r.std, len(r.deck)
 # (4, True, 24)
-# >>> find_variant("5").name
+# >>> Rules("5").name  # a variant by name or alias
 # 'five'
+
+import sys
 
 from euchre.cards import HIGH_JOKER, NUM_CARDS, RJ, parse_cards, error_text
 
@@ -84,13 +86,6 @@ VARIANTS = {
         score=(5, 7, 0, 0, 0, 0, 7, 0, 7, 7),
         options=dict(winning_score=35)),
 }
-
-
-def find_variant(name):
-    # Rules with default options for a variant name or alias.
-    #
-    # :raises ValueError: for an unknown name.
-    return Rules(name)
 
 
 def variant_names():
@@ -225,13 +220,15 @@ class Rules:
     def __eq__(self, other):
         return isinstance(other, Rules) and self.to_dict() == other.to_dict()
 
-    def __repr__(self):
-        base = Rules(self.name).options
-        out = "Rules(%r" % self.name
-        for k in sorted(self.options):
-            if self.options[k] != base[k]:
-                out += ", %s=%r" % (k, self.options[k])
-        return out + ")"
+    if sys.implementation.name != "micropython":
+        # (not on the device: a repr would only cost it heap)
+        def __repr__(self):
+            base = Rules(self.name).options
+            out = "Rules(%r" % self.name
+            for k in sorted(self.options):
+                if self.options[k] != base[k]:
+                    out += ", %s=%r" % (k, self.options[k])
+            return out + ")"
 
 
 def rules_from_dict(d):

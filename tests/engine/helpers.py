@@ -30,3 +30,12 @@ class Rand:
         x ^= (x << 5) & 0xFFFFFFFF
         self.x = x
         return x % n
+
+
+def fingerprint(g):
+    # A value that is equal for equal game states.
+    h = g.hand
+    return (tuple(g.scores), g.dealer, g.hand_no, g.result,
+            None if g.result else (h.phase, h.current_player(), tuple(h.legal_ids()),
+                                   h.trump, h.maker, bytes(h.tricks)),
+            tuple(g._ids))

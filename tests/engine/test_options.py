@@ -836,3 +836,22 @@ def test_ultimate_twos_and_threes():
         g.apply(e)
     assert g.scores == [0, 5, 0, 5]
     assert "twos 2" in g.events()
+
+
+def test_reprs_are_for_the_host_only():
+    # Debugging reprs: on CPython they name the variant and every option
+    # that differs from its default (and eval back); on MicroPython they
+    # are not defined, which keeps their code off the device's heap.
+    import sys
+    r = Rules("five", jokers=True, winning_score=11)
+    if sys.implementation.name == "micropython":
+        for cls in (Rules, Hand, Game):
+            assert "__repr__" not in cls.__dict__, cls
+        return
+    assert repr(r) == "Rules('five', jokers=True, winning_score=11)"
+    assert eval(repr(r), {"Rules": Rules}) == r
+    assert repr(Rules("classic")) == "Rules('classic')"
+    g = Game(r)
+    g.apply("up C")
+    assert repr(g) == "<Game five hand 1 scores [0, 0, 0, 0, 0]>"
+    assert repr(g.hand) == "<Hand five dealer=0 phase=%d>" % g.hand.phase

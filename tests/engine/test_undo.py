@@ -8,7 +8,7 @@ Plain asserts only (this file also runs under MicroPython: keep it fast).
 """
 
 from euchre import Rules, Game, IllegalAction, card_name
-from helpers import CLASSIC_TO_5
+from helpers import CLASSIC_TO_5, fingerprint
 
 # A short Classic game to 5 (table mode): five scored hands and a misdeal;
 # E/W win 6-4 on the last event.
@@ -24,7 +24,7 @@ def snapshot(g):
     cards = None
     if g.cards and not g.is_terminal() and h.hands is not None:
         cards = ([list(x) for x in h.hands], list(h.kitty), list(h.played), list(h.trick))
-    return (g.fingerprint(), list(g.scores), g.events(), g.dealer, g.hand_no,
+    return (fingerprint(g), list(g.scores), g.events(), g.dealer, g.hand_no,
             g.legal_actions(), g.current_player(), g.is_terminal(), g.result, cards)
 
 
@@ -112,7 +112,7 @@ def test_undo_then_branch():
     fresh = Game(Rules("classic", winning_score=5), dealer=0)
     for e in g.events():
         fresh.apply(e)
-    assert fresh.fingerprint() == g.fingerprint()
+    assert fingerprint(fresh) == fingerprint(g)
 
 
 def test_undo_card_mode_across_hands():
@@ -191,7 +191,7 @@ def test_checkpoint_restore_resumes_without_earlier_hands():
         g.restore(ck)
         for e in CLASSIC[start:i]:
             g.apply(e)
-        assert g.fingerprint()[:4] == full.fingerprint()[:4], i
+        assert fingerprint(g)[:4] == fingerprint(full)[:4], i
         assert g.event_count() == i
         assert g.legal_actions() == full.legal_actions()
         assert g.checkpoint() == ck

@@ -18,6 +18,11 @@
 # Also here: scripted table-mode games of every variant (``make_script``) and
 # their reference states, shared by the CPython and MicroPython suites.
 
+import sys
+
+sys.path.insert(0, "tests/engine")
+from helpers import fingerprint  # noqa: E402  (the engine tests' state digest)
+
 
 class PowerCut(OSError):
     pass
@@ -357,7 +362,7 @@ def states(rules, dealer, inputs):
 
 
 def observe(g):
-    return (g.fingerprint()[:5], g.event_count(), g.legal_actions(), list(g.scores), g.result)
+    return (fingerprint(g)[:5], g.event_count(), g.legal_actions(), list(g.scores), g.result)
 
 
 # ----- power-cut runs ------------------------------------------------------

@@ -9,7 +9,7 @@ import sys
 
 sys.path.insert(0, "tests/firmware")
 
-from fakefs import FakeFS, PowerCut
+from fakefs import FakeFS, PowerCut, fingerprint
 from uikit import Canvas, Rng
 from bower import keys as K
 from bower.store import Store
@@ -34,7 +34,7 @@ def state(app):
     g = app.game
     if g is None:
         return None
-    return (g.fingerprint()[:5], g.event_count(), list(g.scores), g.result)
+    return (fingerprint(g)[:5], g.event_count(), list(g.scores), g.result)
 
 
 def check_logs(fs):
