@@ -462,7 +462,10 @@ def summary(cp, mp, elapsed):
     line(classic >= TARGET_CLASSIC_HPS, "classic card-mode hands/s (CPython, ids)",
          "{:,.0f}/s".format(classic), ">= {:,}/s".format(TARGET_CLASSIC_HPS))
     line(mp["import_src"] <= TARGET_IMPORT, "import euchre + euchre.log from source (MPy)",
-         kb(mp["import_src"]), "<= %s" % kb(TARGET_IMPORT))
+         kb(mp["import_src"]), "<= %s (%s B)" % (kb(TARGET_IMPORT), "{:,}".format(TARGET_IMPORT)))
+    # (24 KB read as 24,000 B rather than 24 x 1,024: reported, not judged)
+    print("  %-4s  %-46s %13s   %s" % ("", "... the same in bytes", "{:,} B".format(mp["import_src"]),
+                                       "%s 24,000 B" % ("<=" if mp["import_src"] <= 24000 else ">")))
     line(mp["game_peak"] <= TARGET_GAME, "game state peak, 30-hand Five-Handed (MPy)",
          kb(mp["game_peak"]), "<= %s" % kb(TARGET_GAME))
     print("  info  %-46s %13s" % ("classic hands/s (CPython, text API)", "{:,.0f}/s".format(cp[("classic", True, 0)])))
