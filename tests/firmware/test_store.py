@@ -14,17 +14,11 @@ sys.path.insert(0, "tests/firmware")
 import pytest
 
 from fakefs import FakeFS, make_script, states, observe, play, fingerprint
+from helpers import CLASSIC_TO_5 as CLASSIC  # a Classic game to 5: five scored hands, a misdeal
 from bower.store import Store, DEFAULTS
 from euchre import Game, Rules, IllegalAction
 from euchre import log
 
-# A Classic game to 5 (table mode): five scored hands and a misdeal.
-CLASSIC = ["up H", "pass", "order", "tricks 3",
-           "up S", "pass", "pass", "pass", "pass", "call D alone",
-           "won 2", "won 2", "won 1", "won 2", "won 2",
-           "up C", "order alone", "won 3", "won 3", "won 3", "won 3", "won 3",
-           "redeal", "up D", "pass", "order", "tricks 1",
-           "up S", "order", "tricks 5"]
 LOG = "/games/g0001.log"
 
 
