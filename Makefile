@@ -33,6 +33,7 @@ SYSTEM_PY := $(wildcard /usr/bin/python3)
 bench: setup
 	$(PY) tools/bench.py $(addprefix --other-python ,$(SYSTEM_PY))
 	$(PY) tools/bench_ui.py
+	$(PY) tools/bench_pico.py
 	@if [ -f tools/bench_sync.py ]; then $(PY) tools/bench_sync.py; fi
 
 clean:
