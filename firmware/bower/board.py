@@ -11,8 +11,11 @@
 # run() reads /board.json (the checker, bower.boardcfg, is dropped once the
 # pins are set up), brings up the display first (its 1 KB buffer is
 # allocated before the heap fragments), then the store, the UI and the USB
-# link, and loops: buttons -> app.handle, app.tick, link.poll, render and
-# show the changed pages when app.dirty, sleep 10 ms when idle.
+# link, and loops: buttons (edges caught by pin interrupts too) ->
+# app.handle, render and show the changed pages when app.dirty, app.tick
+# (which writes the inputs just shown to flash), link.poll; when idle it
+# sleeps up to 10 ms in 1 ms steps (a button edge ends the sleep), and once
+# per quiet spell warms the app and collects garbage.
 #
 # Errors: no display -> a message on the REPL and the LED blinks 2 (nothing
 # on the bus) or 3 (something else answers) times every 2 s, rescanning
@@ -31,7 +34,9 @@ _CP = sys.implementation.name == "circuitpython"
 if not _CP:
     import machine
 
-_IDLE_MS = 10        # sleep per loop when nothing happened
+_IDLE_MS = 10        # longest sleep per loop pass when nothing happened ...
+_POLL_MS = 1         # ... taken in steps this long, ended by a button edge
+_GC_IDLE_MS = 120    # idle this long after a press: collect garbage, warm up
 _BEEP_MS = 25
 _CRASH_MAX = 4096    # /crash.log is moved to /crash.old beyond this
 
@@ -75,7 +80,8 @@ class _Hw:
         Pin = machine.Pin
         self.i2c = machine.I2C(i["bus"], sda=Pin(i["sda"]), scl=Pin(i["scl"]), freq=i["freq"])
         pull = Pin.PULL_UP if self.idle else Pin.PULL_DOWN
-        self.keys = [Pin(n, Pin.IN, pull).value for n in pins]
+        self.pins = [Pin(n, Pin.IN, pull) for n in pins]
+        self.keys = [p.value for p in self.pins]
         if e["enabled"]:
             self.enc = Encoder()
             a = Pin(e["a"], Pin.IN, Pin.PULL_UP)
@@ -123,6 +129,33 @@ class _Hw:
                                     frequency=2000, duty_cycle=0)
         self.id = "".join(["%02x" % x for x in microcontroller.cpu.uid])
         self.reset = supervisor.reload
+
+    def catch_edges(self, buttons, ticks_ms):
+        # Pin interrupts (MicroPython) put every button edge in the buttons'
+        # ring with its time, so a tap shorter than a busy loop pass (a sync,
+        # a flash write, a redraw) still counts. A hard interrupt, allocation
+        # free; two reads of the same level mean the edge between them was
+        # missed (interrupts off during a flash write): both are queued.
+        pins = getattr(self, "pins", None)
+        if pins is None:
+            return
+        idle = self.idle
+        last = [0] * len(pins)
+        both = self.both = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
+
+        def make(i, p):
+            v = p.value
+
+            def edge(pin):
+                pressed = 1 if v() != idle else 0
+                t = ticks_ms()
+                if pressed == last[i]:
+                    buttons.edge(i, 1 - pressed, t)
+                buttons.edge(i, pressed, t)
+                last[i] = pressed
+            return edge
+        for i in range(len(pins)):
+            pins[i].irq(make(i, pins[i]), both, hard=True)
 
     def scan(self):
         if not _CP:
@@ -241,14 +274,21 @@ def _loop(hw, disp, info, root, clock, stop, stdin, write):
     enc = hw.enc
     pwm = hw.pwm
     ticks_ms = clock.ticks_ms
+    ticks_diff = clock.ticks_diff
+    sleep_ms = clock.sleep_ms
+    hw.catch_edges(buttons, ticks_ms)
     last = ticks_ms()
     now = 0             # ms since boot for the app: never wraps
     beep_end = -1
     contrast = -1
     awake = True
+    quiet = 0           # ms since the last event or frame
+    tidy = True         # garbage collected since then
     while stop is None or not stop():
         t = ticks_ms()
-        now += clock.ticks_diff(t, last)
+        d = ticks_diff(t, last)
+        now += d
+        quiet += d
         last = t
         mask = hw.mask()
         app.buttons_seen(mask)
@@ -267,20 +307,35 @@ def _loop(hw, disp, info, root, clock, stop, stdin, write):
             elif beep_end >= 0 and now >= beep_end:
                 hw.tone(0)
                 beep_end = -1
-        app.tick(now)
-        link.poll()
         if app.contrast != contrast:
             contrast = app.contrast
             disp.contrast(contrast)
         if app.asleep == awake:
             awake = not awake
             disp.power(awake)
+        # The picture first; what can wait (the flash write of the input
+        # just shown) comes after it, still before the next input is read.
         if app.dirty:
             app.render(disp.fb)
             disp.show()
             busy = True
-        if not busy:
-            clock.sleep_ms(_IDLE_MS)
+        app.tick(now)
+        link.poll()
+        if busy:
+            quiet = 0
+            tidy = False
+        elif not tidy and quiet >= _GC_IDLE_MS:
+            # Between presses: load what the next press will need, then
+            # collect, so a press rarely pays for either.
+            tidy = True
+            app.warm()
+            gc.collect()
+        else:
+            # Sleep up to _IDLE_MS, waking at once for a button edge.
+            for _ in range(_IDLE_MS // _POLL_MS):
+                if buttons.waiting() or hw.mask() != mask:
+                    break
+                sleep_ms(_POLL_MS)
 
 
 # ----- when things go wrong ------------------------------------------------------------

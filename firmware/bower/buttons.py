@@ -11,14 +11,23 @@
 # update() returns the same list object every call (refilled, never
 # reallocated once it has grown): use the events before the next call.
 #
-# Timing (ms): a level counts once it has been stable for _DEBOUNCE.
+# Timing (ms), leading-edge debounce: a level change counts the moment it is
+# seen, unless it comes within _DEBOUNCE of the last change counted for that
+# button (contact bounce); a change hidden by that lockout is caught by the
+# next sample that still shows it.
 #   UP / DOWN: the event fires on the press; held, it repeats after _DELAY,
 #     then every _RATE.
-#   OK / BACK: short press fires on release if held < _LONG; held _LONG or
-#     more, OK_LONG / BACK_LONG fires once while still held, nothing on release.
+#   OK: fires on the press (it has no long-press meaning).
+#   BACK: a short press fires on release if held < _LONG; held _LONG or
+#     more, BACK_LONG fires once while still held, nothing on release.
 # Times may wrap like time.ticks_ms() (period 2**30).
+#
+# Edges from pin interrupts: ``edge(i, pressed, t)`` only writes three ints
+# into a preallocated ring (no allocation: it may run in a hard interrupt),
+# and the next update() replays them in order before its own sample, so a
+# tap shorter than a busy loop pass still counts.
 
-from bower.keys import UP, DOWN, OK, BACK, OK_LONG, BACK_LONG
+from bower.keys import UP, DOWN, OK, BACK, BACK_LONG
 
 try:
     from micropython import const
@@ -30,13 +39,15 @@ _DEBOUNCE = const(20)
 _LONG = const(600)
 _DELAY = const(400)
 _RATE = const(120)
+_RING = const(48)            # 16 edges of 3 ints
 
 _HALF = const(0x20000000)    # half the ticks period
 _MASK = const(0x3FFFFFFF)    # ticks period - 1
 
-# Event per bit, and what holding it does: a long event, or 0 = auto-repeat.
+# Event per bit, and how the key behaves: 0 repeats while held, 1 fires once
+# on the press, 2 fires on release (short) or while held (long).
 _SHORT = (UP, DOWN, OK, BACK)
-_HELD = (0, 0, OK_LONG, BACK_LONG)
+_MODE = (0, 0, 1, 2)
 
 
 class _Key:
@@ -71,73 +82,94 @@ class Buttons:
         if count < 1 or count > 4:
             raise ValueError("Buttons: count must be 1..4")
         self.count = count
-        self._raw = 0          # last sampled mask
         self._stable = 0       # debounced mask
-        self._since = [0] * count    # when each raw bit last changed
-        self._down = [0] * count     # when each debounced press began
+        self._armed = 0        # bits that changed once (their lockout applies)
+        self._since = [0] * count    # when each button's last change counted
         self._next = [0] * count     # next auto-repeat time (UP/DOWN)
+        self._down = [0] * count     # when each press counted
         self._longed = 0       # bits whose long event already fired
         self._out = []
+        self._q = [0] * _RING  # edges from interrupts: button, pressed, time
+        self._qr = 0
+        self._qw = 0
 
     def pressed(self):
         # Debounced mask of the buttons held now.
         return self._stable
 
+    def edge(self, i, pressed, t):
+        # A pin interrupt saw button i become pressed (1) or released (0) at
+        # t. Allocation-free; a full ring drops the edge (the sample catches up).
+        w = self._qw
+        n = w + 3
+        if n == _RING:
+            n = 0
+        if n == self._qr:
+            return
+        q = self._q
+        q[w] = i
+        q[w + 1] = pressed
+        q[w + 2] = t
+        self._qw = n
+
+    def waiting(self):
+        # True when interrupts queued edges that no update() has seen.
+        return self._qr != self._qw
+
     def update(self, mask, now):
         out = self._out
         del out[_ALL]
-        changed = mask ^ self._raw
-        self._raw = mask
+        q = self._q
+        while self._qr != self._qw:
+            r = self._qr
+            self._change(q[r], q[r + 1], q[r + 2])
+            r += 3
+            self._qr = 0 if r == _RING else r
         for i in range(self.count):
             bit = 1 << i
-            if changed & bit:
-                self._since[i] = now
             level = mask & bit
-            if level != self._stable & bit:
-                if ticks_diff(now, self._since[i]) >= _DEBOUNCE:
-                    self._stable ^= bit
-                    if level:
-                        self._press(i, now)
-                    else:
-                        self._release(i, now)
-            elif level and ticks_diff(now, self._since[i]) >= _DEBOUNCE:
-                # Held and steady (a release bounce is not a hold).
+            if (level != 0) != (self._stable & bit != 0):
+                self._change(i, level, now)
+            if self._stable & bit:
                 self._held(i, now)
         return out
 
-    def _press(self, i, now):
-        # The press counts from when the level settled, not from this sample.
-        t = self._since[i]
-        self._down[i] = t
-        self._longed &= ~(1 << i)
-        if _HELD[i] == 0:
-            self._out.append(_SHORT[i])
-            self._next[i] = _add(t, _DELAY)
-        self._held(i, now)
+    def _change(self, i, level, t):
+        bit = 1 << i
+        if (level != 0) == (self._stable & bit != 0):
+            return
+        if self._armed & bit and ticks_diff(t, self._since[i]) < _DEBOUNCE:
+            return  # a bounce
+        self._armed |= bit
+        self._since[i] = t
+        self._stable ^= bit
+        mode = _MODE[i]
+        if level:
+            self._down[i] = t
+            self._longed &= ~bit
+            if mode != 2:
+                self._out.append(_SHORT[i])
+                self._next[i] = _add(t, _DELAY)
+        elif mode == 2 and not self._longed & bit:
+            # Released before anyone saw it reach _LONG (a stalled loop):
+            # judged by how long it was really held.
+            held = ticks_diff(t, self._down[i])
+            self._out.append(BACK_LONG if held >= _LONG else _SHORT[i])
 
     def _held(self, i, now):
-        held = _HELD[i]
-        if held == 0:
+        mode = _MODE[i]
+        if mode == 0:
             late = ticks_diff(now, self._next[i])
             if late >= 0:
                 self._out.append(_SHORT[i])
                 # One event per sample: after a stall, resume the rhythm
                 # from now instead of firing a burst.
                 self._next[i] = _add(now if late >= _RATE else self._next[i], _RATE)
-        elif not self._longed & (1 << i) and ticks_diff(now, self._down[i]) >= _LONG:
-            self._longed |= 1 << i
-            self._out.append(held)
-
-    def _release(self, i, now):
-        held = _HELD[i]
-        if held == 0 or self._longed & (1 << i):
-            return
-        # Released before anyone saw it reach _LONG (a stalled loop): judge
-        # by how long it was really held.
-        if ticks_diff(self._since[i], self._down[i]) >= _LONG:
-            self._out.append(held)
-        else:
-            self._out.append(_SHORT[i])
+        elif mode == 2:
+            bit = 1 << i
+            if not self._longed & bit and ticks_diff(now, self._down[i]) >= _LONG:
+                self._longed |= bit
+                self._out.append(BACK_LONG)
 
 
 # Quadrature transitions: index (previous << 2) | current, state (a << 1) | b;

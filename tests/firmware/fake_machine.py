@@ -38,7 +38,8 @@ def install():
 
 
 def reset_state():
-    global bus
+    global bus, auto_irq
+    auto_irq = False
     pins.clear()
     levels.clear()
     del out_log[:]
@@ -54,8 +55,22 @@ def attach_i2c(b):
     bus = b
 
 
+# True: a level change fires the pin's interrupt handler (when its trigger
+# covers that edge), as the RP2040's edge detection would. Off by default:
+# older tests call pin.handler(pin) themselves.
+auto_irq = False
+
+
 def set_level(pin_id, value):
-    levels[pin_id] = 1 if value else 0
+    v = 1 if value else 0
+    p = pins.get(pin_id)
+    old = levels.get(pin_id)
+    if old is None and p is not None:
+        old = 1 if p.pull == Pin.PULL_UP else 0
+    levels[pin_id] = v
+    if auto_irq and p is not None and p.handler is not None and old != v:
+        if p.trigger & (Pin.IRQ_RISING if v else Pin.IRQ_FALLING):
+            p.handler(p)
 
 
 def _key(pin_id):
@@ -77,6 +92,8 @@ class Pin:
         self.mode = mode
         self.pull = pull
         self.handler = None
+        self.trigger = 0
+        self.hard = False
         self._out = 0
         pins[id] = self
         if value is not None:
@@ -114,8 +131,11 @@ class Pin:
         self.value(1 - self._out)
 
     def irq(self, handler=None, trigger=12, hard=False):
-        # Recorded, never fired by itself: tests call pin.handler(pin).
+        # Recorded; fired by set_level() when auto_irq is on, else tests call
+        # pin.handler(pin) themselves.
         self.handler = handler
+        self.trigger = trigger
+        self.hard = hard
         return None
 
     def __repr__(self):
