@@ -292,7 +292,9 @@ def bus_ms(nbytes: int, ntx: int, us_per_byte: float) -> float:
 def estimate(p: Press, k: float, c: float, phase: float, upb: float, wall: bool, flash=True) -> dict:
     work = p.work_us if wall else p.work
     show = p.show_us if wall else p.show
-    wait = (p.vt_handle - p.vt_edge) + phase + c if p.vt_handle is not None else float("nan")
+    # The fitted constant is small (and may be negative: the instruction model
+    # runs a little high); the wait never goes below the edge's sampling delay.
+    wait = max(phase, (p.vt_handle - p.vt_edge) + phase + c) if p.vt_handle is not None else float("nan")
     w_ms = work * k / 1e6
     fl = (p.erase_before * ERASE_MS + p.prog_before * PROG_MS) if flash else 0.0
     first_byte = wait + w_ms + fl

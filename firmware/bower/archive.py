@@ -158,6 +158,23 @@ def over(st):
             return r
 
 
+def ack(st, hand_no):
+    # The result shown before hand ``hand_no`` was acknowledged (OK): a
+    # reboot between hands brings back that hand's first screen, not the
+    # result again. Kept in the game's .st record.
+    gid = st._id
+    if gid:
+        s = st._st(gid)
+        s["ack"] = hand_no
+        st._rec(st._g + gid + ".st", s)
+
+
+def acked(st):
+    # The hand number ``ack`` last stored for the current game (0: none).
+    gid = st._id
+    return st._st(gid).get("ack", 0) if gid else 0
+
+
 def close(st):
     # The game-over screen was left: a reboot no longer shows it.
     gid = st._id

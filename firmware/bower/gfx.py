@@ -13,7 +13,7 @@ SUIT_CH = "\x10\x11\x12\x13"
 
 # 7x7 suit bitmaps, one 7-bit row per byte, top row first, bit 6 leftmost.
 _SUITS = (
-    b"\x1c\x1c\x6b\x7f\x6b\x08\x1c",   # clubs
+    b"\x1c\x3e\x1c\x6b\x7f\x6b\x1c",   # clubs: three round leaves on a foot
     b"\x08\x1c\x3e\x7f\x3e\x1c\x08",   # diamonds
     b"\x36\x7f\x7f\x7f\x3e\x1c\x08",   # hearts
     b"\x08\x1c\x3e\x7f\x7f\x08\x1c",   # spades
@@ -42,11 +42,18 @@ def suit(fb, s, x, y, c=1):
 
 
 def text(fb, s, x, y, c=1):
-    # Like fb.text, but the SUIT_CH characters draw suit bitmaps.
+    # Like fb.text, but the SUIT_CH characters draw suit bitmaps. Indexing a
+    # str makes a new one-character string (an interned-name look-up each on
+    # MicroPython), so the characters are read as bytes.
+    if "\x10" not in s and "\x11" not in s and "\x12" not in s and "\x13" not in s:
+        fb.text(s, x, y, c)
+        return
+    b = s.encode()
+    step = 1 if len(b) == len(s) else 0   # 0: not ASCII, read by character
     start = 0
     n = len(s)
     for i in range(n):
-        k = ord(s[i]) - 0x10
+        k = (b[i] if step else ord(s[i])) - 0x10
         if 0 <= k < 4:
             if i > start:
                 fb.text(s[start:i], x + 8 * start, y, c)
@@ -56,23 +63,57 @@ def text(fb, s, x, y, c=1):
         fb.text(s[start:] if start else s, x + 8 * start, y, c)
 
 
+def fit(*texts):
+    # The first of ``texts`` that fits a 16-character row (else the last):
+    # a shorter wording instead of a cut name or message.
+    for t in texts:
+        if len(t) <= 16:
+            return t
+    return t
+
+
+def wrap(s, width=16):
+    # ``s`` as lines of at most ``width`` characters, broken at spaces, or
+    # after a hyphen where a space would leave the line less than half full
+    # ("Deal 2-1-2-2-1-" / "2-1 kitty 10"); a longer word is split.
+    out = []
+    while len(s) > width:
+        i = s.rfind(" ", 0, width + 1)
+        j = s.rfind("-", 0, width)
+        if j > i and j > 0 and i < width // 2:
+            out.append(s[:j + 1])
+            s = s[j + 1:]
+        elif i > 0:
+            out.append(s[:i])
+            s = s[i + 1:]
+        else:
+            out.append(s[:width])
+            s = s[width:]
+    out.append(s)
+    return out
+
+
 def center(fb, s, y, c=1, x0=0, w=W):
     # Text centred in the band x0..x0+w.
     text(fb, s, x0 + (w - 8 * len(s)) // 2, y, c)
 
 
 def bar(fb, s, y=0):
-    # An inverted title bar in one 8-pixel page; its bottom pixel row stays
-    # dark so a selected row right below it reads as separate.
-    fb.fill_rect(0, y, W, 7, 1)
-    text(fb, s[:16], 0, y, 0)
+    # An inverted title bar filling the 8-pixel page at y, its text one pixel
+    # down: a lit row stays above the glyphs, so they never touch the
+    # screen's top edge ("H1" would read "Hi"). Text under a bar starts one
+    # pixel into its page (y = 9, 17, ...), leaving a dark row below the bar.
+    fb.fill_rect(0, y, W, 8, 1)
+    text(fb, s, 0, y + 1, 0)
 
 
 def row(fb, s, y, selected):
-    # A menu row: inverted when selected (7 rows high, as the title bar).
+    # A menu row with its text at y (one pixel into its page): inverted
+    # when selected, 7 rows high, so a dark row stays between it and the
+    # title bar (or a selected row) above.
     if selected:
         fb.fill_rect(0, y, W, 7, 1)
-    text(fb, s[:16], 0, y, 0 if selected else 1)
+    text(fb, s, 0, y, 0 if selected else 1)
 
 
 def big_width(s, scale):

@@ -12,8 +12,8 @@ from euchre import actions as A
 from euchre.actions import NOBODY
 from euchre.cards import card_name
 
-_SUB = {"claim": "claims the rest", "renege": "reneged", "reveal": "held the card",
-        "throwin": "throws in", "declare": "declares"}
+_RARE = ("claim", "renege", "reveal", "throwin")
+_KIND = {"reveal": "partner is", "throwin": "throw-in"}
 _DECLARE = {"farmers": "farmers", "twos": "2s & 3s", "acenoface": "ace no face",
             "ninetens": "9s & 10s"}
 
@@ -58,34 +58,54 @@ def _pick(app, value):
 
 
 def _submenu(app, kind, actions):
+    # Rare inputs: "more" and "declare" list the kinds first, then a kind
+    # lists who (a row never has to hold a name and a phrase).
     g = app.game
-    items = []
-    for a in actions:
-        word, arg = _split(a)
-        if kind == "up" or kind == "more":
-            label = _other_label(g, word, arg)
-        elif kind == "declare":
-            label = _name(g, int(arg)) + ": " + _DECLARE[word]
-        else:
-            label = "nobody" if arg == "none" else _name(g, int(arg))
-        items.append((label, a))
+    info = ()
     title = {"claim": "Who claims?", "renege": "Who reneged?", "throwin": "Who throws in?",
-             "declare": "Declare", "reveal": "Partner card?", "up": "Upcard?", "more": "Also"}[kind]
-    app.push(Menu(title, items, _sub_pick))
+             "reveal": "Partner card?", "up": "Upcard?"}.get(kind, "Who declares?")
+    if kind == "up":
+        items = [(card_label(_split(a)[1]) + " up" if a != "redeal" else "misdeal", a) for a in actions]
+    elif kind == "none":
+        # Five-Handed, who took no trick: those named after the first.
+        items = []
+        for a in actions:
+            seats = _split(a)[1].split(" ")
+            items.append(("+".join([_name(g, int(x)) for x in seats[1:]]), a))
+        title = _name(g, int(seats[0])) + " and?"
+        info = ("(took none)",)
+    else:
+        if kind == "more" or kind == "declare":
+            items = _kinds(actions)
+            if len(items) != 1 or not isinstance(items[0][1], tuple):
+                app.push(Menu("Also" if kind == "more" else "Declare", items, _pick))
+                return
+            kind, actions = items[0][1]
+        items = []
+        for a in actions:
+            arg = _split(a)[1]
+            items.append(("nobody" if arg == "none" else _name(g, int(arg)), a))
+        if kind in _DECLARE:
+            info = (_DECLARE[kind] + ":",)
+    app.push(Menu(title, items, _pick, info=info))
 
 
-def _sub_pick(app, value):
-    app.act(value)
-
-
-def _other_label(g, word, arg):
-    if word == "up":
-        return card_label(arg) + " up"
-    if word == "redeal":
-        return "misdeal"
-    if word == "reveal":
-        return ("nobody" if arg == "none" else _name(g, int(arg))) + " partner"
-    return _name(g, int(arg)) + " " + _SUB[word][:16 - 1 - len(_name(g, int(arg)))]
+def _kinds(actions):
+    # One row per kind of input, in the order given: ("claim...", (kind,
+    # its actions)); a misdeal is a row of its own.
+    items = []
+    groups = {}
+    for a in actions:
+        word = _split(a)[0]
+        if word == "redeal":
+            items.append(("misdeal", a))
+        elif word in groups:
+            groups[word].append(a)
+        else:
+            groups[word] = [a]
+            label = _DECLARE[word] if word in _DECLARE else _KIND.get(word, word)
+            items.append((label + "...", (word, groups[word])))
+    return items
 
 
 def _split(a):
@@ -97,16 +117,11 @@ def _name(g, seat):
     return g.players[seat]
 
 
-def _short(g, seat):
-    return g.players[seat][:3]
-
-
 # ----- one builder per phase: (title, info lines, items, cursor) ----------
 
 def _up(app, g, h):
     r = g.rules
-    deal = "Deal " + "-".join([str(p) for p in r.packets])
-    info = [deal + " kitty %d" % r.kitty] if len(deal) < 9 else [deal, "kitty %d" % r.kitty]
+    info = gfx.wrap("Deal " + "-".join([str(p) for p in r.packets]) + " kitty %d" % r.kitty)
     info.append("Upcard?")
     items = []
     other = []
@@ -121,7 +136,8 @@ def _up(app, g, h):
         items.append(("misdeal", other[0]))
     else:
         items.append(("other...", ("up", other)))
-    return "H%d %s deals" % (g.hand_no, _name(g, h.dealer)), info, items, 0
+    name = _name(g, h.dealer)
+    return gfx.fit("H%d %s deals" % (g.hand_no, name), name + " deals"), info, items, 0
 
 
 def _up_label(h):
@@ -146,6 +162,7 @@ def _name_phase(app, g, h):
 def _bid(app, g, h):
     legal = g.legal_actions()
     r1 = h.phase == H.P_BID1
+    dealer = h.turn == h.dealer
     items = []
     rare = {}
     for a in legal:
@@ -153,32 +170,50 @@ def _bid(app, g, h):
         if word == "pass":
             items.append(("pass", a))
         elif word == "order" or word == "call":
-            items.append((_bid_label(word, arg), a))
+            items.append((_bid_label(word, arg, dealer), a))
         elif word in _DECLARE:
             rare.setdefault("declare", []).append(a)
         else:
             items.append(("misdeal", a))
     # Alone bids after the plain ones; rare inputs last.
-    items = [x for x in items if "alone" not in x[0] and x[0] != "misdeal"] + \
-        [x for x in items if "alone" in x[0]] + [x for x in items if x[0] == "misdeal"]
+    items = [x for x in items if " alone" not in x[1] and x[0] != "misdeal"] + \
+        [x for x in items if " alone" in x[1]] + [x for x in items if x[0] == "misdeal"]
     if "declare" in rare:
         items.insert(len(items) - 1, ("declare...", ("declare", rare["declare"])))
     who = _name(g, h.turn)
-    if h.turn == h.dealer:
-        who += " (dealer)" if "pass" in legal else " (stuck)"
+    if not dealer:
+        who += ":"
+    elif "pass" in legal:
+        who = gfx.fit(who + " (dealer):", "Dealer " + who + ":")
+    else:
+        who = gfx.fit(who + " (stuck):", "Stuck " + who + ":")
+    title = "Rd1 %s up" if r1 else "Rd2 %s down"
     up = _up_label(h)
-    title = ("Rd1 %s up" if r1 else "Rd2 %s down") % up
-    return title + " H%d" % g.hand_no, [who + ":"], items, 0
+    if len(up) > 3 and not r1 and h.turned_down < 4:
+        up = SUITS[h.turned_down]   # a joker was up: the suit named for it is down
+    up = title % up
+    hand = " H%d" % g.hand_no
+    return gfx.fit(up + hand, up, title % "joker" + hand, title % "joker"), [who], items, 0
 
 
-def _bid_label(word, arg):
+def _bid_label(word, arg, dealer=False):
+    # "order up", or "pick up" for the dealer, whose hand the upcard goes
+    # to; "call" a suit; "order" a suit when the upcard is a joker.
     parts = arg.split(" ") if arg else []
-    label = "order up" if word == "order" else "call"
+    suit = ""
     if parts and len(parts[0]) == 1:
-        label = ("order " if word == "order" else "call ") + suit_of_text(parts[0])
+        suit = " " + suit_of_text(parts[0])
         parts = parts[1:]
+    if word == "call":
+        label = "call" + suit
+    elif dealer:
+        label = "pick up" + suit
+    else:
+        label = "order" + suit if suit else "order up"
     if "best" in parts:
-        return label + " alone+" if len(label) > 8 else label + " alone+best"
+        # Alone with the partner's best card: fewer words where they must.
+        return gfx.fit(label + " alone+best", label.replace(" up", "") + " alone+best",
+                       label.replace(" ", "") + " alone+best")
     if "alone" in parts:
         return label + " alone"
     return label
@@ -230,7 +265,7 @@ def _play(app, g, h):
     info = []
     if h.tricks_played == 0:
         if h.picked_up and not h.out[h.dealer]:
-            info.append(_name(g, h.dealer) + " discards")
+            info.append(gfx.fit(_name(g, h.dealer) + " discards", "Dealer discards"))
         info.append(_name(g, h.leader) + " leads")
     if h.tricks_played == 0 and not app.by_trick:
         return _team_total(g, h, legal, info)
@@ -244,7 +279,7 @@ def _play(app, g, h):
             seats.append(s)
             mark = "*" if s == h.maker or s == h.partner else " "
             items.append((_pad(_name(g, s) + mark, "%d" % h.tricks[s]), a))
-        elif word in _SUB:
+        elif word in _RARE:
             rare.setdefault(word, []).append(a)
     more = []
     for k in ("reveal", "claim", "throwin", "renege"):
@@ -255,14 +290,15 @@ def _play(app, g, h):
     # The likeliest winner: the last trick's (it leads now), else the maker.
     guess = h.leader if h.tricks_played else h.maker
     cursor = seats.index(guess) if guess in seats else 0
-    title = "Trick %d %s %s" % (h.tricks_played + 1, SUITS[h.trump], _name(g, h.maker)[:5])
+    title = "Trick %d %s" % (h.tricks_played + 1, SUITS[h.trump])
+    title = gfx.fit(title + " " + _name(g, h.maker), title)
     if not info:
         info = ["Won by?"]
     return title, info, items, cursor
 
 
 def _pad(left, right, width=16):
-    return left[:width - len(right) - 1] + " " * max(1, width - len(left) - len(right)) + right
+    return left + " " * max(1, width - len(left) - len(right)) + right
 
 
 def _team_total(g, h, legal, info):
@@ -270,7 +306,7 @@ def _team_total(g, h, legal, info):
     n = g.rules.hand_size
     need = g.rules.tricks_to_make
     order = list(range(need, n + 1)) + list(range(need - 1, -1, -1))
-    who = _name(g, h.maker)[:8] if h.alone or h.partner == NOBODY else "makers"
+    who = _name(g, h.maker) if h.alone or h.partner == NOBODY else "makers"
     items = []
     for t in order:
         a = "tricks %d" % t
@@ -281,19 +317,41 @@ def _team_total(g, h, legal, info):
     for k in ("reveal", "claim", "throwin", "renege"):
         acts = [a for a in legal if a.startswith(k + " ")]
         if acts:
-            items.append(({"reveal": "partner is", "throwin": "throw-in"}.get(k, k) + "...", (k, acts)))
+            items.append((_KIND.get(k, k) + "...", (k, acts)))
     if "redeal" in legal:
         items.append(("misdeal", "redeal"))
     return _trump_title(g, h), info, items, 0
 
 
 def _notrick(app, g, h):
-    # Five-Handed: only seats that took a trick score (000).
+    # Five-Handed: only seats that took a trick score (000). Names that do
+    # not fit one row: "all but" the one other of the side, else a row for
+    # the first name opens the rest ("Bartholo+...").
+    legal = g.legal_actions()
+    sets = [_split(a)[1].split(" ") for a in legal]
+    side = []
+    for seats in sets:
+        for s in seats:
+            if s != "none" and s not in side:
+                side.append(s)
     items = []
-    for a in g.legal_actions():
-        seats = _split(a)[1].split(" ")
-        items.append(("each took one" if seats == ["none"] else
-                      "+".join([_short(g, int(s)) for s in seats]), a))
+    groups = {}
+    for i in range(len(legal)):
+        seats = sets[i]
+        if seats == ["none"]:
+            items.append(("each took one", legal[i]))
+            continue
+        label = "+".join([_name(g, int(s)) for s in seats])
+        rest = [s for s in side if s not in seats]
+        if len(label) > 16 and len(rest) == 1:
+            label = "all but " + _name(g, int(rest[0]))
+        if len(label) <= 16:
+            items.append((label, legal[i]))
+        elif seats[0] in groups:
+            groups[seats[0]].append(legal[i])
+        else:
+            groups[seats[0]] = [legal[i]]
+            items.append((_name(g, int(seats[0])) + "+...", ("none", groups[seats[0]])))
     return _trump_title(g, h), ["Who took none?"], items, 0
 
 
@@ -322,43 +380,64 @@ _PHASES = {H.P_UP: _up, H.P_NAME: _name_phase, H.P_BID1: _bid, H.P_BID2: _bid,
 
 # ----- results -------------------------------------------------------------
 
-def standings(app, fb, y, deltas=None, mark=-1):
-    # Scores in large digits: two sides in partnerships, else one column per
-    # player. ``mark``: seat to highlight (the next dealer).
+def standings(app, fb, notes=None, mark=-1):
+    # The scores under the title bar, every name in full. Partnerships: each
+    # side's two names one above the other, its score beside them in large
+    # digits; else one row per player: name, score. ``notes``: up to three
+    # characters right of each side's or player's score (the last hand's
+    # points, "won"); ``mark``: a seat whose name is lit (the next dealer,
+    # which the footer names).
     g = app.game
     p = g.players
     sc = g.scores
     if g.rules.teams:
         for side in (0, 1):
-            x0 = side * 64
-            label = p[side][:3] + "&" + p[side + 2][:3]
-            lit = mark == side or mark == side + 2
-            if lit:
-                fb.fill_rect(x0, y, 64, 8, 1)
-            gfx.center(fb, label, y, 0 if lit else 1, x0, 64)
+            y = 12 + 23 * side
+            _name_at(fb, p[side], y, side == mark)
+            _name_at(fb, p[side + 2], y + 8, side + 2 == mark)
             s = str(sc[side])
-            gfx.big(fb, s, x0 + (64 - gfx.big_width(s, 3)) // 2, y + 11, 3)
-            if deltas and deltas[side]:
-                gfx.center(fb, "%+d" % deltas[side], y + 34, 1, x0, 64)
+            k = 3 if len(s) < 3 else 2
+            gfx.big(fb, s, 100 - gfx.big_width(s, k), y + 7 - 7 * k // 2, k)
+            if notes and notes[side]:
+                gfx.text(fb, notes[side], 104, y + 4)
         return
-    n = len(p)
-    w = 128 // n
-    for i in range(n):
-        x0 = i * w
-        if i == mark:
-            fb.fill_rect(x0, y, w - 1, 8, 1)
-        gfx.center(fb, p[i][:3], y, 0 if i == mark else 1, x0, w)
+    for i in range(len(p)):
+        y = 10 + 9 * i
+        _name_at(fb, p[i], y, i == mark)
         s = str(sc[i])
-        if gfx.big_width(s, 2) <= w - 1:
-            gfx.big(fb, s, x0 + (w - gfx.big_width(s, 2)) // 2, y + 11, 2)
-        else:
-            gfx.center(fb, s, y + 14, 1, x0, w)
-        if deltas and deltas[i]:
-            gfx.center(fb, "%+d" % deltas[i], y + 28, 1, x0, w)
+        gfx.text(fb, s, 96 - 8 * len(s), y)
+        if notes and notes[i]:
+            gfx.text(fb, notes[i], 104, y)
+
+
+def _name_at(fb, name, y, lit):
+    # A player's name at the left edge; lit: inverted, with a lit pixel row
+    # above and below it.
+    if lit:
+        fb.fill_rect(0, y - 1, 8 * len(name) + 1, 9, 1)
+    gfx.text(fb, name, 0, y, 0 if lit else 1)
+
+
+def _footer(fb, s):
+    fb.hline(0, 55, 128, 1)
+    gfx.text(fb, s, 0, 57)
+
+
+def deals_footer(fb, before, name):
+    # The footer "OK: Bob deals" (``before`` dropped if it does not fit), the
+    # name lit like the next dealer's name in the standings: what that means.
+    if len(before) + len(name) + 6 > 16:
+        before = ""
+    x = 8 * len(before)
+    _footer(fb, before)
+    fb.fill_rect(x, 57, 8 * len(name) + 1, 7, 1)
+    gfx.text(fb, name, x, 57, 0)
+    gfx.text(fb, " deals", x + 8 * len(name), 57)
 
 
 class HandOver:
-    # The last hand's points and why, then the standings; OK: next hand.
+    # The last hand's points and why, then the standings with the next
+    # dealer's name lit; OK: next hand.
     game_screen = True
 
     def handle(self, app, ev):
@@ -370,22 +449,35 @@ class HandOver:
     def draw(self, app, fb):
         g = app.game
         last = g.last_hand
+        notes = None
         if last is None:
             title = "After hand %d" % (g.hand_no - 1)
-            deltas = None
         elif last.result == H.SCORED:
-            title = last.reason
-            deltas = last.points
+            title = _reason(g, last.reason)
+            notes = ["%+d" % d if d else "" for d in last.points]
         else:
-            title = "no score: " + last.reason
-            deltas = None
+            r = last.reason
+            title = gfx.fit("no score: " + r, "void: " + r, r)
         gfx.bar(fb, title)
-        standings(app, fb, 10, deltas, g.dealer)
-        fb.hline(0, 54, 128, 1)
-        gfx.text(fb, "OK: %s deals" % g.players[g.dealer][:8], 0, 56)
+        standings(app, fb, notes, g.dealer)
+        deals_footer(fb, "OK: ", g.players[g.dealer])
+
+
+def _reason(g, r):
+    # Why the hand scored, in a row (the engine's words where they fit).
+    if r.startswith("renege by seat "):
+        return "renege: " + g.players[int(r[15:])]
+    if len(r) <= 16:
+        return r
+    if r.startswith("lone march with"):
+        return "lone march+best"
+    if r.startswith("euchred by a lone"):
+        return "euchred by loner"
+    return "no-partner march"
 
 
 class GameOver:
+    # The final standings, the winners marked "won" beside their scores.
     game_screen = True
 
     def handle(self, app, ev):
@@ -395,11 +487,10 @@ class GameOver:
 
     def draw(self, app, fb):
         g = app.game
-        kind = g.result[1]
+        won, kind = g.result
         names = g.winner_names()
-        head = {"win": "Winner", "shared": "Shared win", "draw": "Draw"}[kind]
-        gfx.bar(fb, "Game over: " + head if kind != "win" else "Game over")
-        standings(app, fb, 10)
-        fb.hline(0, 54, 128, 1)
-        line = " & ".join([n[:6] for n in names]) if g.rules.teams else ", ".join([n[:4] for n in names])
-        gfx.text(fb, (head + ": " + line) if kind == "win" else line, 0, 56)
+        gfx.bar(fb, {"win": "Game over", "shared": "Shared win", "draw": "Game over: draw"}[kind])
+        tag = "tie" if kind == "draw" else "won"
+        standings(app, fb, [tag if i in won else "" for i in range(len(g.players))])
+        verb = {"win": " wins" if len(names) == 1 else " win", "shared": " share", "draw": " tie"}[kind]
+        _footer(fb, gfx.fit(" & ".join(names) + verb, "OK: menu"))

@@ -29,11 +29,14 @@ def _row(label, value):
 
 
 class Message:
-    # Lines of text; OK or BACK closes it (``done`` runs first).
+    # Lines of text (a long one wraps onto more rows); OK or BACK closes it
+    # (``done`` runs first).
 
     def __init__(self, title, lines, done=None):
         self.title = title
-        self.lines = lines
+        self.lines = []
+        for line in lines:
+            self.lines += gfx.wrap(line)
         self.done = done
         self.top = 0
 
@@ -50,7 +53,7 @@ class Message:
 
     def draw(self, app, fb):
         gfx.bar(fb, self.title)
-        y = 8
+        y = 9
         for line in self.lines[self.top:self.top + 7]:
             gfx.text(fb, line, 0, y)
             y += 8
@@ -67,18 +70,29 @@ def _home_pick(app, v):
     if v == "continue":
         app.show_game()
     elif v == "new":
-        new_game(app)
+        if app.game is not None and not app.game.result:
+            # A game is in progress: leaving it takes a second "yes".
+            app.push(Menu("New game?", [("No, go back", "no"), ("Yes, leave game", "yes")],
+                          _leave_pick, info=("A game is still", "in progress.")))
+        else:
+            new_game(app)
     elif v == "settings":
         app.push(settings(app))
     else:
         app.push(about(app))
 
 
+def _leave_pick(app, v):
+    app.back()
+    if v == "yes":
+        new_game(app)
+
+
 def about(app):
     info = app.info
     used, free = app.store.usage()
     lines = ["Bower " + info.get("version", "?"), "Euchre scorekeeper", "",
-             "Device id:", info.get("device", "?")[:16], "",
+             "Device id:", info.get("device", "?"), "",
              "Games: %dK used" % (used // 1024), "Free: %dK" % (free // 1024)]
     return Message("About", lines)
 
@@ -109,8 +123,35 @@ def options_menu(app):
     items = [("Next: players", "next")]
     for k in sorted(opts):
         items.append((_row(SHORT[k], opts[k]), k))
-    m = Menu(VARIANT_LABELS[st["variant"]] + " rules", items, _option_pick)
+    label = VARIANT_LABELS[st["variant"]]
+    m = Menu(gfx.fit(label + " rules", label), items, _option_pick)
+    # What the row under the cursor means, under a line at the bottom.
+    m.foot = lambda: gfx.wrap(_help(m.value(m.cursor)))
     return m
+
+
+def _help(k):
+    # One sentence per option (two rows at most), for the options menu.
+    return _HELP[k]
+
+
+_HELP = {"next": "Choose players, then dealer",
+         "winning_score": "Points needed to win the game",
+         "std": "Dealer must call if all pass",
+         "canadian": "Dealer's partner orders up alone",
+         "loner_lead": "1st lead, loner: left of dlr/lnr",
+         "defend_alone": "A defender may go alone too",
+         "farmers": "3 nines/tens: swap with kitty",
+         "farmers_nines_only": "Farmers: three 9s only",
+         "farmers_no_call": "Farmer may not call trump",
+         "partners_best": "Loner swaps for partner's best",
+         "ace_no_face": "Ace,9s,10s only: hand thrown in",
+         "joker": "Adds a joker: the top trump",
+         "renege_deduct": "Renege: guilty side loses 2/4",
+         "jokers": "Jokers in place of 2\x13 and 2\x12",
+         "four_eights": "Deck with all four 8s",
+         "alternate_ending": "First to reach target ends game",
+         "play_on": "Ties at target: keep playing"}
 
 
 def _option_pick(app, k):
@@ -128,9 +169,11 @@ def _option_pick(app, k):
     opts[k] = allowed[(i + 1) % len(allowed)]
     try:
         Rules(st["variant"], opts)
-    except ValueError as e:
-        # An option combination the rules refuse: step past that value.
-        app.notify(str(e)[:16])
+    except ValueError:
+        # An option combination the rules refuse (the farmers' sub-options
+        # without farmers): keep the value it had, and say why.
+        opts[k] = allowed[i] if i >= 0 else opts[k]
+        app.notify("Sub-options on: turn off first" if k == "farmers" else "Turn Farmers on first")
     m = app.stack[-1]
     cur = m.cursor
     app.stack[-1] = options_menu(app)
@@ -150,7 +193,7 @@ def players_menu(app):
     info = ()
     if Rules(st["variant"]).teams:
         p = st["players"]
-        info = (p[0][:3] + "&" + p[2][:3] + " v " + p[1][:3] + "&" + p[3][:3],)
+        info = ("Teams: A+C, B+D",)
     return Menu("Players", items, _player_pick, info=info)
 
 
@@ -186,8 +229,8 @@ def _dealer_pick(app, seat):
     p = app.setup["players"]
     lines = []
     for s, c in seq[-5:]:
-        lines.append(p[s][:8] + " " + _card(c))
-    lines.append(p[seat][:8] + " deals first")
+        lines.append(p[s] + " " + _card(c))
+    lines.append(gfx.fit(p[seat] + " deals first", p[seat] + " deals"))
     app.push(Message("First black jack", lines, lambda app: _start(app, seat)))
 
 
@@ -232,18 +275,23 @@ def _start(app, dealer):
 
 
 def start_game(app, game):
+    # The first hand's screen at once; the game reaches flash right after.
+    app.commit()
+    app.game = game
+    app.by_trick = False
+    app.acked = 0
+    app.show_game()
+    app.later(lambda: _record_start(app, game))
+
+
+def _record_start(app, game):
     store = app.store
     if store.low_space():
         store.make_room()
     # Seconds since 1970 as set by the computer (0 if never set).
     t = app.info.get("time")
     store.new_game(game, t() + store.clock_offset if t else 0)
-    app.game = game
-    app.by_trick = False
-    app.acked = 0
-    low = store.low_space()
-    app.show_game()
-    if low:
+    if store.low_space():
         app.notify("storage low: sync")
 
 
@@ -272,9 +320,11 @@ def _game_menu_pick(app, v):
 
 def rules_view(rules):
     # The game's rule set: the variant, its shape, then every option.
-    lines = [VARIANT_LABELS[rules.name] + " Euchre"[:16 - len(VARIANT_LABELS[rules.name])],
-             "%d players, %d cd" % (rules.num_players, len(rules.deck)),
-             "teams" if rules.teams else "each for self"]
+    lines = [gfx.fit(rules.title, VARIANT_LABELS[rules.name]),
+             "%d players" % rules.num_players + (", teams" if rules.teams else ""),
+             "%d-card deck" % len(rules.deck)]
+    if not rules.teams:
+        lines.insert(2, "each for self")
     opts = rules.options
     for k in sorted(opts):
         lines.append(_row(SHORT[k], opts[k]))
@@ -287,11 +337,17 @@ class Scores:
             app.back()
 
     def draw(self, app, fb):
-        from bower.play import standings
+        from bower.play import standings, deals_footer
         g = app.game
         gfx.bar(fb, "Scores: hand %d" % g.hand_no)
-        standings(app, fb, 10, None, -1 if g.result else g.dealer)
-        gfx.text(fb, "to %d" % g.rules.winning_score, 0, 56)
+        mark = -1 if g.result else g.dealer
+        standings(app, fb, None, mark)
+        to = "to %d" % g.rules.winning_score
+        if mark < 0:
+            fb.hline(0, 55, 128, 1)
+            gfx.text(fb, to, 0, 57)
+        else:
+            deals_footer(fb, to + ", ", g.players[mark])
 
 
 def after_game(app):
@@ -320,9 +376,9 @@ def settings(app):
              (_row("Dim after", _secs(s["dim_s"])), "dim_s"),
              (_row("Off after", _secs(s["off_s"])), "off_s"),
              ("Button test", "test"),
-             (_row("Storage", "%dK free" % (free // 1024)), "about"),
-             (_row("Version", app.info.get("version", "?")), "about"),
-             ("Id " + app.info.get("device", "?")[:13], "about")]
+             (_row("Free space", "%dK" % (free // 1024)), "about"),
+             (gfx.fit(_row("Version", app.info.get("version", "?")), "Version..."), "about"),
+             (gfx.fit("Id " + app.info.get("device", "?"), "Device id..."), "about")]
     return Menu("Settings", items, _settings_pick)
 
 
@@ -369,12 +425,13 @@ class ButtonTest:
     def draw(self, app, fb):
         gfx.bar(fb, "Button test")
         for i in range(4):
+            # A box per button, lit while held, its name under it.
             x = 2 + i * 32
             on = app.pressed & (1 << i)
             if on:
-                fb.fill_rect(x, 14, 28, 20, 1)
+                fb.fill_rect(x, 12, 28, 17, 1)
             else:
-                fb.rect(x, 14, 28, 20, 1)
-            gfx.center(fb, self._NAMES[i][:3], 20, 0 if on else 1, x, 28)
-        gfx.text(fb, "last: " + self.last, 0, 40)
-        gfx.text(fb, "hold BACK: exit", 0, 56)
+                fb.rect(x, 12, 28, 17, 1)
+            gfx.center(fb, self._NAMES[i], 33, 1, x - 2, 32)
+        gfx.text(fb, "last: " + self.last, 0, 45)
+        gfx.text(fb, "hold BACK: exit", 0, 57)

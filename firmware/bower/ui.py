@@ -65,12 +65,17 @@ class Menu:
             app.back()
 
     def draw(self, app, fb):
+        # Text rows one pixel into their 8-pixel pages (y = 9, 17, ...). A
+        # ``foot`` (a function giving lines, e.g. what the row under the
+        # cursor means) takes the bottom rows, under a line.
         gfx.bar(fb, self.title)
-        y = 8
+        y = 9
         for line in self.info:
             gfx.text(fb, line, 0, y)
             y += 8
-        rows = (64 - y) // 8
+        foot = getattr(self, "foot", None)
+        foot = foot() if foot else ()
+        rows = (65 - y) // 8 - len(foot)
         c = self.cursor
         if c < self.top:
             self.top = c
@@ -78,13 +83,21 @@ class Menu:
             self.top = c - rows + 1
         items = self.items
         end = min(len(items), self.top + rows)
+        y0 = y
         for i in range(self.top, end):
             gfx.row(fb, self.text(i), y, i == c)
             y += 8
         if self.top:
-            _arrow(fb, 8 + 8 * len(self.info), True)
+            _arrow(fb, y0, True)
         if end < len(items):
-            _arrow(fb, 56, False)
+            _arrow(fb, y0 + 8 * (rows - 1), False)
+        if foot:
+            y = 64 - 8 * len(foot)
+            for x in range(0, 128, 2):
+                fb.pixel(x, y, 1)   # a dotted line: not an underline
+            for line in foot:
+                gfx.text(fb, line, 0, y + 1)
+                y += 8
 
 
 def _arrow(fb, y, up):
@@ -116,11 +129,16 @@ class App:
         self.acked = 0            # hand number whose result was acknowledged
         self.pressed = 0          # raw button mask (button test)
         self.setup = None         # settings of the game being set up
+        self._later = []          # flash writes of inputs already shown
         self._apply_brightness()
         # The game in play, else the one whose game-over screen was up.
         r = store.resume() or store.over()
         if r:
             self.game = r[0]
+            try:
+                self.acked = store.acked()
+            except (OSError, ValueError):
+                pass  # the hand's result is shown once more
             self.show_game()
         else:
             self.home()
@@ -150,6 +168,8 @@ class App:
 
     def tick(self, now_ms):
         self.now = now_ms
+        if self._later:
+            self.commit()
         if self.toast and now_ms >= self.toast_until:
             self.toast = ""
             self.dirty = True
@@ -164,6 +184,24 @@ class App:
             if self.contrast != dim:
                 self.contrast = dim
 
+    def later(self, fn):
+        # Run fn() once the screen has been drawn (the board loop's tick
+        # right after the frame is sent), before the next input is handled.
+        self._later.append(fn)
+
+    def commit(self):
+        # Do the work that waited for the frame: the flash writes of the
+        # inputs on screen. A power cut before this loses at most that input.
+        todo = self._later
+        while todo:
+            todo.pop(0)()
+
+    def warm(self):
+        # While idle: load the game screens before the first hand needs them
+        # (the menus are dropped during a hand, see show_game).
+        if self.game is None or self.game.result:
+            import bower.play  # noqa: F401
+
     def buttons_seen(self, mask):
         # Raw pressed-buttons mask from the board loop (button test screen).
         if mask != self.pressed:
@@ -175,9 +213,15 @@ class App:
         fb.fill(0)
         self.stack[-1].draw(self, fb)
         if self.toast:
-            fb.fill_rect(0, 56, 128, 8, 0)
-            fb.hline(0, 55, 128, 1)
-            gfx.text(fb, self.toast[:16], 0, 56)
+            # Over the bottom rows, as many as the whole note needs (words
+            # wrapped, never cut), under a line.
+            lines = gfx.wrap(self.toast)
+            y = 64 - 8 * len(lines)
+            fb.fill_rect(0, y, 128, 64 - y, 0)
+            fb.hline(0, y, 128, 1)
+            for line in lines:
+                gfx.text(fb, line, 0, y + 1)
+                y += 8
         self.dirty = False
 
     def notify(self, text):
@@ -233,7 +277,9 @@ class App:
         _unload("bower.protocol")
 
     def act(self, text):
-        # Apply one input to the game, write it to flash, move on.
+        # Apply one input to the game, show the next screen, then (after the
+        # frame, see later) write the input to flash.
+        self.commit()
         g = self.game
         hand_no = g.hand_no
         try:
@@ -241,13 +287,14 @@ class App:
         except IllegalAction as e:
             self.notify(str(e))
             return
-        self._record(g, text)
+        self.later(lambda: self._record(g, text))
         if g.hand_no != hand_no:
             self.by_trick = False
         self.show_game()
 
     def undo(self):
         # Take back the last input (long BACK), down to the game's start.
+        self.commit()
         g = self.game
         try:
             g.undo()
@@ -258,7 +305,7 @@ class App:
             # Resumed from a checkpoint: the earlier hands are on flash.
             g = self.game = self.store.load_full()
             g.undo()
-        self._record(g, "undo")
+        self.later(lambda: self._record(g, "undo"))
         self.acked = 0
         self.by_trick = False
         self.show_game()
@@ -274,8 +321,17 @@ class App:
             self.notify("storage full!")
 
     def ack_hand(self):
-        self.acked = self.game.hand_no
+        # OK on a hand's result: the next hand; after the frame, the
+        # acknowledgement goes to flash so a reboot does not show it again.
+        n = self.acked = self.game.hand_no
         self.show_game()
+        self.later(lambda: self._ack(n))
+
+    def _ack(self, n):
+        try:
+            self.store.ack(n)
+        except OSError:
+            pass  # a reboot shows that result once more
 
 
 def _unload(name):

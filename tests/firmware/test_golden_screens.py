@@ -89,7 +89,15 @@ SCENARIOS.update({
     "game_over_classic": lambda: drive("classic", ["up H", "order alone", "tricks 5"] * 3, {"winning_score": 10}),
     "game_over_five_draw": lambda: _five_draw(),
     "after_game": lambda: _keys(drive("classic", ["up H", "order alone", "tricks 5"] * 3), "o"),
+    "bid1_dealer_classic": lambda: drive("classic", ["up H", "pass", "pass", "pass"]),
+    "leave_game": lambda: _path(_keys(drive("classic", ["up H"]), "O"), ["home", "new"]),
+    "note_two_rows": lambda: _note(drive("classic", ["up H"]), "g0001 line 12: torn, dropped"),
 })
+
+
+def _note(d, text):
+    d.app.notify(text)
+    return d
 
 
 def _keys(d, keys):

@@ -193,3 +193,26 @@ def test_rarely_used_code_is_dropped_while_a_hand_is_played():
         d.enter(events[6])
         assert not [m for m in lazy if m in sys.modules]
         assert d.app.game.events() == events[:7]
+
+
+def test_reboot_between_hands_resumes_the_next_hand_not_the_result():
+    # Issue 13, section 5: the acknowledgement of a hand's result is on
+    # flash, so a power cut after it brings back the next hand's first
+    # screen; before it, the result screen.
+    with tempfile.TemporaryDirectory() as root:
+        d = boot(root)
+        d.new_game("classic")
+        for e in ["up H", "pass", "order", "tricks 3"]:
+            d.enter(e)
+        result = screen_of(d)
+        assert d.app.game.hand_no == 2 and not hasattr(d.top(), "items")   # the result screen
+        d = boot(root)
+        assert screen_of(d) == result                  # cut before OK: the result again
+        d.press(K.OK)
+        nxt = screen_of(d)
+        assert nxt != result and hasattr(d.top(), "items")
+        d = boot(root)
+        assert screen_of(d) == nxt                     # cut after OK: the next hand
+        d.enter("up S")
+        d = boot(root)
+        assert d.app.game.hand.events == 1 and screen_of(d)[0][0].startswith("Rd1")

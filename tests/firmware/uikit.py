@@ -25,6 +25,7 @@ class MemStore:
         self.records = 0
         self.space_low = False
         self.open = False       # the game-over screen is up
+        self.acks = {}          # game id -> hand whose result was acknowledged
 
     def save_settings(self, d):
         self.settings = dict(d)
@@ -44,6 +45,12 @@ class MemStore:
 
     def close(self):
         self.open = False
+
+    def ack(self, hand_no):
+        self.acks[self.current] = hand_no
+
+    def acked(self):
+        return self.acks.get(self.current, 0)
 
     def load_full(self):
         return replay_lines(self.logs[self.current])[0]
@@ -207,14 +214,17 @@ class Driver:
                 return self.enter(event)
         for lab, v in self.rows():
             if isinstance(v, tuple) and event in v[1]:
+                # A "..." row: its menu may list kinds first, then who.
                 self.choose(v)
-                return self.choose(event)
+                return self.enter(event)
         raise AssertionError("cannot enter %r on %r: %r" % (event, m.title, values))
 
     def new_game(self, variant, options=None, players=None, dealer=0):
         # Set up a game through the menus (home -> new game -> ...).
         from bower.screens import VARIANT_LABELS
         self.choose("new")
+        if self.top().title == "New game?":
+            self.choose("yes")      # leave the game in progress
         self.choose(variant)
         for k, v in (options or {}).items():
             # Cycle the option until it has the wanted value.
