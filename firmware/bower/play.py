@@ -412,14 +412,14 @@ def standings(app, fb, notes=None, mark=-1):
 
 def _name_at(fb, name, y, lit):
     # A player's name at the left edge; lit: inverted, with a lit pixel row
-    # above and below it.
+    # above it (as in the title bar).
     if lit:
-        fb.fill_rect(0, y - 1, 8 * len(name) + 1, 9, 1)
+        fb.fill_rect(0, y - 1, 8 * len(name) + 1, 8, 1)
     gfx.text(fb, name, 0, y, 0 if lit else 1)
 
 
 def _footer(fb, s):
-    fb.hline(0, 55, 128, 1)
+    fb.hline(0, 54, 128, 1)
     gfx.text(fb, s, 0, 57)
 
 
@@ -430,7 +430,7 @@ def deals_footer(fb, before, name):
         before = ""
     x = 8 * len(before)
     _footer(fb, before)
-    fb.fill_rect(x, 57, 8 * len(name) + 1, 7, 1)
+    fb.fill_rect(x, 56, 8 * len(name) + 1, 8, 1)
     gfx.text(fb, name, x, 57, 0)
     gfx.text(fb, " deals", x + 8 * len(name), 57)
 

@@ -344,7 +344,7 @@ class Scores:
         standings(app, fb, None, mark)
         to = "to %d" % g.rules.winning_score
         if mark < 0:
-            fb.hline(0, 55, 128, 1)
+            fb.hline(0, 54, 128, 1)
             gfx.text(fb, to, 0, 57)
         else:
             deals_footer(fb, to + ", ", g.players[mark])
