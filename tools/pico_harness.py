@@ -275,11 +275,16 @@ def _patch():
         return n
     ui.App.handle = h
     display.Display.show = s
-    # BOWER_PROFILE="module.Class.method,...": marks around each of them
+    # BOWER_PROFILE="module.Class.method,module:function,...": marks around each
     # (">name" and "<name"), for a per-function split of a press.
     spec = _PROFILE
     if spec:
         for item in spec.split(","):
+            if ":" in item:      # module:function
+                mod, fn = item.split(":")
+                __import__(mod)
+                _wrap(sys.modules[mod], fn, mod.rsplit(".", 1)[-1] + "." + fn)
+                continue
             mod, cls, meth = item.rsplit(".", 2)
             __import__(mod)
             c = getattr(sys.modules[mod], cls)

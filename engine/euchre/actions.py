@@ -92,6 +92,22 @@ def action(kind, arg=0, flag=0):
     return kind | arg << 5 | flag << 11
 
 
+def kind_of(a):
+    # The kind of an action id (PASS, ORDER, ...).
+    return a & 31
+
+
+def arg_of(a):
+    # Its argument: a seat, suit, card, count or seat mask (NOBODY, NOSUIT).
+    return (a >> 5) & 63
+
+
+def flag_of(a):
+    # Its flag: 0, 1 alone, 2 alone with partner's best (ORDER, CALL); the
+    # TURN_* variant of a TURN.
+    return a >> 11
+
+
 def action_name(a):
     # Text form of an action id (the ``deal`` cards are not in the id).
     kind, arg, flag = a & 31, (a >> 5) & 63, a >> 11

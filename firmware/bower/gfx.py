@@ -31,14 +31,33 @@ _MINUS = b"\x00\x00\x00\x1f\x00\x00\x00"
 _PLUS = b"\x00\x04\x04\x1f\x04\x04\x00"
 
 
-def suit(fb, s, x, y, c=1):
-    # Draw suit ``s`` (0..3) in the 8x8 cell at x, y.
-    rows = _SUITS[s]
+def _runs(rows):
+    # A bitmap as its horizontal runs of lit dots, flattened (x, y, length)
+    # triples: one hline each instead of one pixel call per dot.
+    out = []
     for j in range(7):
         r = rows[j]
-        for i in range(7):
+        i = 0
+        while i < 7:
             if r & (64 >> i):
-                fb.pixel(x + i, y + j, c)
+                k = i + 1
+                while k < 7 and r & (64 >> k):
+                    k += 1
+                out += (i, j, k - i)
+                i = k
+            else:
+                i += 1
+    return bytes(out)
+
+
+_SUIT_RUNS = [_runs(b) for b in _SUITS]
+
+
+def suit(fb, s, x, y, c=1):
+    # Draw suit ``s`` (0..3) in the 8x8 cell at x, y.
+    r = _SUIT_RUNS[s]
+    for k in range(0, len(r), 3):
+        fb.hline(x + r[k], y + r[k + 1], r[k + 2], c)
 
 
 def text(fb, s, x, y, c=1):

@@ -5,14 +5,17 @@
 # one. Rare inputs (claim, renege, declarations, ...) sit behind "..." rows.
 
 from bower import gfx
-from bower.keys import OK, BACK
+from bower.keys import UP, DOWN, OK, BACK
 from bower.ui import Menu, card_label, suit_of_text, SUITS
 from euchre import hand as H
 from euchre import actions as A
-from euchre.actions import NOBODY
+from euchre.actions import NOBODY, kind_of, arg_of, flag_of
 from euchre.cards import card_name
 
 _RARE = ("claim", "renege", "reveal", "throwin")
+# The same kinds as action kinds, in the order "more..." lists them.
+_RARE_KINDS = (A.REVEAL, A.CLAIM, A.THROWIN, A.RENEGE)
+_DECLARE_KINDS = (A.FARMERS, A.TWOS, A.ACENOFACE, A.NINETENS)
 _KIND = {"reveal": "partner is", "throwin": "throw-in"}
 _DECLARE = {"farmers": "farmers", "twos": "2s & 3s", "acenoface": "ace no face",
             "ninetens": "9s & 10s"}
@@ -46,10 +49,15 @@ def _game_keys(menu):
 
 
 def _pick(app, value):
+    # Rows hold action ids (most), ("kind", [actions]) for a submenu, or
+    # "by trick". A submenu's ids become text only when it opens.
     if isinstance(value, int):
-        app.act(A.action_name(value))
+        app.act_id(value)
     elif isinstance(value, tuple):
-        _submenu(app, value[0], value[1])
+        acts = value[1]
+        if acts and isinstance(acts[0], int):
+            acts = [A.action_name(a) for a in acts]
+        _submenu(app, value[0], acts)
     elif value == "by trick":
         app.by_trick = True
         app.show_game()
@@ -125,10 +133,10 @@ def _up(app, g, h):
     info.append("Upcard?")
     items = []
     other = []
-    for a in g.legal_actions():
-        word, arg = _split(a)
-        if word == "up" and len(arg) == 1:
-            items.append(("  " + suit_of_text(arg) + " " + ("clubs", "diamonds", "hearts", "spades")["CDHS".index(arg)], a))
+    for a in h.legal_ids():
+        if kind_of(a) == A.UP and arg_of(a) < 4:
+            s = arg_of(a)
+            items.append(("  " + SUITS[s] + " " + ("clubs", "diamonds", "hearts", "spades")[s], a))
         else:
             other.append(a)
     # Twos, jokers and a misdeal behind one row keep the suits close.
@@ -160,30 +168,34 @@ def _name_phase(app, g, h):
 
 
 def _bid(app, g, h):
-    legal = g.legal_actions()
+    legal = h.legal_ids()
     r1 = h.phase == H.P_BID1
     dealer = h.turn == h.dealer
-    items = []
-    rare = {}
+    plain = []
+    alone = []
+    declare = []
+    misdeal = []
+    can_pass = False
     for a in legal:
-        word, arg = _split(a)
-        if word == "pass":
-            items.append(("pass", a))
-        elif word == "order" or word == "call":
-            items.append((_bid_label(word, arg, dealer), a))
-        elif word in _DECLARE:
-            rare.setdefault("declare", []).append(a)
+        k = kind_of(a)
+        if k == A.PASS:
+            plain.append(("pass", a))
+            can_pass = True
+        elif k == A.ORDER or k == A.CALL:
+            (alone if flag_of(a) else plain).append((_bid_label(a, dealer), a))
+        elif k in _DECLARE_KINDS:
+            declare.append(a)
         else:
-            items.append(("misdeal", a))
+            misdeal.append(("misdeal", a))
     # Alone bids after the plain ones; rare inputs last.
-    items = [x for x in items if " alone" not in x[1] and x[0] != "misdeal"] + \
-        [x for x in items if " alone" in x[1]] + [x for x in items if x[0] == "misdeal"]
-    if "declare" in rare:
-        items.insert(len(items) - 1, ("declare...", ("declare", rare["declare"])))
+    items = plain + alone
+    if declare:
+        items.append(("declare...", ("declare", declare)))
+    items += misdeal
     who = _name(g, h.turn)
     if not dealer:
         who += ":"
-    elif "pass" in legal:
+    elif can_pass:
         who = gfx.fit(who + " (dealer):", "Dealer " + who + ":")
     else:
         who = gfx.fit(who + " (stuck):", "Stuck " + who + ":")
@@ -196,35 +208,33 @@ def _bid(app, g, h):
     return gfx.fit(up + hand, up, title % "joker" + hand, title % "joker"), [who], items, 0
 
 
-def _bid_label(word, arg, dealer=False):
+def _bid_label(a, dealer=False):
     # "order up", or "pick up" for the dealer, whose hand the upcard goes
     # to; "call" a suit; "order" a suit when the upcard is a joker.
-    parts = arg.split(" ") if arg else []
-    suit = ""
-    if parts and len(parts[0]) == 1:
-        suit = " " + suit_of_text(parts[0])
-        parts = parts[1:]
-    if word == "call":
+    s = arg_of(a)
+    suit = " " + SUITS[s] if s < 4 else ""
+    if kind_of(a) == A.CALL:
         label = "call" + suit
     elif dealer:
         label = "pick up" + suit
     else:
         label = "order" + suit if suit else "order up"
-    if "best" in parts:
+    how = flag_of(a)
+    if how == 2:
         # Alone with the partner's best card: fewer words where they must.
         return gfx.fit(label + " alone+best", label.replace(" up", "") + " alone+best",
                        label.replace(" ", "") + " alone+best")
-    if "alone" in parts:
+    if how == 1:
         return label + " alone"
     return label
 
 
 def _defend(app, g, h):
     items = []
-    for a in g.legal_actions():
-        word, arg = _split(a)
-        if word == "defend":
-            items.append(("nobody" if arg == "none" else _name(g, int(arg)), a))
+    for a in h.legal_ids():
+        if kind_of(a) == A.DEFEND:
+            s = arg_of(a)
+            items.append(("nobody" if s == NOBODY else _name(g, s), a))
         else:
             items.append(("misdeal", a))
     return _trump_title(g, h), ["Lone defender?"], items, 0
@@ -245,23 +255,22 @@ def _maker(app, g, h):
     def likely(a):
         # Likeliest first: the highest trumps, then off-suit aces down;
         # going alone and a misdeal last.
-        if a & 31 != A.PARTNER:
-            return a & 31
-        c = a >> 5 & 63
+        if kind_of(a) != A.PARTNER:
+            return kind_of(a)
+        c = arg_of(a)
         return -(1000 + power[c] if eff[c] == trump else (c % 13) * 4 + c // 13)
     return _trump_title(g, h), ["Partner card?"], sorted(h.legal_ids(), key=likely), 0
 
 
 def _maker_label(a):
-    k = a & 31
+    k = kind_of(a)
     if k == A.PARTNER:
-        return card_label(card_name(a >> 5 & 63))
+        return card_label(card_name(arg_of(a)))
     return "go alone" if k == A.ALONE else "misdeal"
 
 
 def _play(app, g, h):
-    r = g.rules
-    legal = g.legal_actions()
+    legal = h.legal_ids()
     info = []
     if h.tricks_played == 0:
         if h.picked_up and not h.out[h.dealer]:
@@ -271,22 +280,13 @@ def _play(app, g, h):
         return _team_total(g, h, legal, info)
     items = []
     seats = []
-    rare = {}
     for a in legal:
-        word, arg = _split(a)
-        if word == "won":
-            s = int(arg)
+        if kind_of(a) == A.WON:
+            s = arg_of(a)
             seats.append(s)
             mark = "*" if s == h.maker or s == h.partner else " "
             items.append((_pad(_name(g, s) + mark, "%d" % h.tricks[s]), a))
-        elif word in _RARE:
-            rare.setdefault(word, []).append(a)
-    more = []
-    for k in ("reveal", "claim", "throwin", "renege"):
-        more += rare.get(k, [])
-    if "redeal" in legal:
-        more.append("redeal")
-    items.append(("more...", ("more", more)))
+    items.append(("more...", ("more", _rare(legal, True))))
     # The likeliest winner: the last trick's (it leads now), else the maker.
     guess = h.leader if h.tricks_played else h.maker
     cursor = seats.index(guess) if guess in seats else 0
@@ -297,6 +297,22 @@ def _play(app, g, h):
     return title, info, items, cursor
 
 
+def _rare(legal, misdeal, kind=-1):
+    # The rare inputs among ``legal`` (ids), reveal, claim, throw-in, renege
+    # in that order, and a misdeal last; ``kind``: only that kind.
+    out = []
+    for k in _RARE_KINDS:
+        if kind < 0 or k == kind:
+            for a in legal:
+                if kind_of(a) == k:
+                    out.append(a)
+    if misdeal:
+        for a in legal:
+            if kind_of(a) == A.REDEAL:
+                out.append(a)
+    return out
+
+
 def _pad(left, right, width=16):
     return left + " " * max(1, width - len(left) - len(right)) + right
 
@@ -305,53 +321,62 @@ def _team_total(g, h, legal, info):
     # The makers' count in one press; a partner not yet known is asked next.
     n = g.rules.hand_size
     need = g.rules.tricks_to_make
-    order = list(range(need, n + 1)) + list(range(need - 1, -1, -1))
     who = _name(g, h.maker) if h.alone or h.partner == NOBODY else "makers"
+    took = [-1] * (n + 1)          # count -> its action id
+    redeal = -1
+    for a in legal:
+        k = kind_of(a)
+        if k == A.TRICKS:
+            took[arg_of(a)] = a
+        elif k == A.REDEAL:
+            redeal = a
+    # Counts in order, the cursor on just enough: one UP is a euchre, one or
+    # two DOWNs four or all five.
     items = []
-    for t in order:
-        a = "tricks %d" % t
-        if a in legal:
-            items.append((who + " took %d" % t, a))
-        if t == n:
-            items.append(("trick by trick", "by trick"))
-    for k in ("reveal", "claim", "throwin", "renege"):
-        acts = [a for a in legal if a.startswith(k + " ")]
+    cursor = 0
+    for t in range(n + 1):
+        if took[t] >= 0:
+            if t == need:
+                cursor = len(items)
+            items.append((who + " took %d" % t, took[t]))
+    items.append(("trick by trick", "by trick"))
+    for k in _RARE_KINDS:
+        acts = _rare(legal, False, k)
         if acts:
-            items.append((_KIND.get(k, k) + "...", (k, acts)))
-    if "redeal" in legal:
-        items.append(("misdeal", "redeal"))
-    return _trump_title(g, h), info, items, 0
+            word = A._WORDS[k]
+            items.append((_KIND.get(word, word) + "...", (word, acts)))
+    if redeal >= 0:
+        items.append(("misdeal", redeal))
+    return _trump_title(g, h), info, items, cursor
 
 
 def _notrick(app, g, h):
     # Five-Handed: only seats that took a trick score (000). Names that do
     # not fit one row: "all but" the one other of the side, else a row for
     # the first name opens the rest ("Bartholo+...").
-    legal = g.legal_actions()
-    sets = [_split(a)[1].split(" ") for a in legal]
-    side = []
-    for seats in sets:
-        for s in seats:
-            if s != "none" and s not in side:
-                side.append(s)
+    legal = h.legal_ids()
+    side = 0
+    for a in legal:
+        side |= arg_of(a)
     items = []
     groups = {}
-    for i in range(len(legal)):
-        seats = sets[i]
-        if seats == ["none"]:
-            items.append(("each took one", legal[i]))
+    for a in legal:
+        m = arg_of(a)
+        if not m:
+            items.append(("each took one", a))
             continue
-        label = "+".join([_name(g, int(s)) for s in seats])
-        rest = [s for s in side if s not in seats]
+        seats = [s for s in range(6) if m >> s & 1]
+        label = "+".join([_name(g, s) for s in seats])
+        rest = [s for s in range(6) if (side & ~m) >> s & 1]
         if len(label) > 16 and len(rest) == 1:
-            label = "all but " + _name(g, int(rest[0]))
+            label = "all but " + _name(g, rest[0])
         if len(label) <= 16:
-            items.append((label, legal[i]))
+            items.append((label, a))
         elif seats[0] in groups:
-            groups[seats[0]].append(legal[i])
+            groups[seats[0]].append(a)
         else:
-            groups[seats[0]] = [legal[i]]
-            items.append((_name(g, int(seats[0])) + "+...", ("none", groups[seats[0]])))
+            groups[seats[0]] = [a]
+            items.append((_name(g, seats[0]) + "+...", ("none", groups[seats[0]])))
     return _trump_title(g, h), ["Who took none?"], items, 0
 
 
@@ -359,12 +384,11 @@ def _reveal(app, g, h):
     items = []
     cursor = 0
     best = 0
-    for a in g.legal_actions():
-        word, arg = _split(a)
-        if arg == "none":
+    for a in h.legal_ids():
+        s = arg_of(a)
+        if s == NOBODY:
             items.append(("nobody", a))
         else:
-            s = int(arg)
             # Likeliest: the non-maker who took the most tricks.
             if h.tricks[s] > best:
                 best = h.tricks[s]
@@ -441,10 +465,15 @@ class HandOver:
     game_screen = True
 
     def handle(self, app, ev):
+        # OK: on to the next hand; UP/DOWN also move straight on, in the next
+        # hand's first menu (a press saved whenever its first row is not it).
         if ev == OK:
             app.ack_hand()
         elif ev == BACK:
             app.game_menu()
+        elif ev == UP or ev == DOWN:
+            app.ack_hand()
+            app.stack[-1].handle(app, ev)
 
     def draw(self, app, fb):
         g = app.game

@@ -6,6 +6,7 @@
 # Plain asserts only; tests/firmware/test_board.py has the full CPython suite.
 
 import binascii
+import time
 import json
 import os
 import sys
@@ -30,10 +31,15 @@ _last = [None]      # the flash directory of the latest boot()
 
 def tmpdir():
     if MP:
-        _made[0] += 1
-        d = "/tmp/bower_board_%d" % _made[0]
-        os.mkdir(d)
-        return d
+        # A fresh name (the native unix port's /tmp is the machine's own).
+        while True:
+            _made[0] += 1
+            d = "/tmp/bower_board_%d_%d" % (time.ticks_us() & 0xFFFFFF, _made[0])
+            try:
+                os.mkdir(d)
+                return d
+            except OSError:
+                pass
     import tempfile
     return tempfile.mkdtemp(prefix="bower_board_")
 

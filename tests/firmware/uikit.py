@@ -146,6 +146,7 @@ class Driver:
         self.now = 0
         self.presses = 0
         self.canvas = Canvas()
+        self.acked_unpressed = False
 
     def press(self, ev, n=1):
         for _ in range(n):
@@ -166,12 +167,18 @@ class Driver:
         return self.canvas.screen_text()
 
     def rows(self):
-        # The menu's rows as (label, value); action ids as their text.
+        # The menu's rows as (label, value); on game screens action ids (and
+        # the ids a "..." row opens) as their text.
         m = self.top()
+        ids = m.label or getattr(m, "game_screen", False)
         out = []
         for i in range(len(m.items)):
             v = m.value(i)
-            out.append((m.text(i), action_name(v) if isinstance(v, int) and m.label else v))
+            if ids and isinstance(v, int):
+                v = action_name(v)
+            elif ids and isinstance(v, tuple) and v[1] and isinstance(v[1][0], int):
+                v = (v[0], [action_name(a) for a in v[1]])
+            out.append((m.text(i), v))
         return out
 
     def choose(self, value=None, label=None):
@@ -190,6 +197,12 @@ class Driver:
         before = self.presses
         n = len(items)
         down = (idx - m.cursor) % n
+        if self.acked_unpressed:
+            # The result screen before this menu: the first UP/DOWN also
+            # dismissed it; with no move, an OK did.
+            self.acked_unpressed = False
+            if down == 0:
+                self.pressed_already(K.OK)
         if down <= n - down:
             self.press(K.DOWN, down)
         else:
@@ -197,12 +210,20 @@ class Driver:
         self.press(K.OK)
         return self.presses - before
 
+    def pressed_already(self, ev):
+        # A press whose effect the app has had already (counted only).
+        self.presses += 1
+
     def enter(self, event):
         # Enter one engine event the way a person would, through menus
         # (acknowledging a finished hand's result first).
         m = self.top()
         if not hasattr(m, "items"):
-            self.press(K.OK)
+            # A hand's result: the next press acts in the next hand's menu
+            # too (UP/DOWN move there), so the way there decides the press.
+            self.app.ack_hand()
+            self.app.tick(self.now)
+            self.acked_unpressed = True
             m = self.top()
         values = [v for _, v in self.rows()]
         if event in values:
