@@ -62,6 +62,10 @@ PICO_NS_PER_INSN = 14.25
 FIT_CONSTANT_MS = -2.9
 BOOT_CONSTANT_MS = 150.0
 US_PER_BYTE = 24.0
+# The unix port's heap: the Pico's ~240 KB, times ~1.7 for 64-bit objects,
+# plus the harness's own ~250 KB. Its default 2 MB would make every
+# allocation search a far larger (and more fragmented) heap than the Pico's.
+HEAP = "700K"
 
 SCRIPTS = {
     "classic": "o o o o d o d d o o d o o o",
@@ -165,7 +169,8 @@ def run_harness(fw: Path, scripts: dict[str, str], wall: bool) -> Run:
     try:
         fifo = tmp / "usb"
         os.mkfifo(fifo)
-        argv = [sys.executable, micropython(), str(HARNESS), str(fw), str(fifo), str(tmp / "flash.img")]
+        argv = [sys.executable, micropython(), "-X", "heapsize=" + HEAP, str(HARNESS), str(fw), str(fifo),
+                str(tmp / "flash.img")]
         (tmp / "scripts").write_text("".join("%s:%s\n" % (k, v.replace(" ", "")) for k, v in scripts.items()))
         argv.append(str(tmp / "scripts"))
         if not wall:

@@ -160,6 +160,7 @@ class Bus:
         for t in self.tx:
             self.model.write(t)
         self.tx = []
+        self.model.clear_stats()   # its per-transaction lists would grow
 
     def writeto(self, addr, buf):
         self._note(bytes(buf))
@@ -343,7 +344,7 @@ def main(argv):
     global flash, _rec
     flash = FileFlash(argv[3])
     import array
-    _rec = array.array("i", bytes(4 * _N * 8000))
+    _rec = array.array("i", bytes(4 * _N * 6000))
     with open(argv[4]) as f:
         specs = f.read().split()
     for spec in specs:

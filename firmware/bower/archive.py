@@ -4,6 +4,10 @@
 # this module on first use (``store.games()`` is ``games(store)``); the app
 # drops it again while a hand is played, when only ``record`` runs.
 # firmware/STORAGE.md describes the files.
+#
+# A full flash (OSError 28): every write here removes synced games and tries
+# again before it gives up (``_room``), and changes the store's attributes
+# only once the file is written, so they always say what the flash says.
 
 from binascii import crc32
 from euchre.log import encode_line, decode_line, header_payload, UNDO
@@ -52,10 +56,16 @@ def _boot(st, r):
         except OSError:
             new = 0
     top = 0
-    ls = fs.listdir(d)
+    try:
+        ls = fs.listdir(d)
+    except OSError:
+        ls = []  # no room for the directory: made with the first game
     for p in ls:
         if p[-4:] == ".tmp" or p[-3:] in (".ck", ".st") and p[:-3] + ".log" not in ls:
-            fs.remove(g + p)  # an interrupted write, or what is left of a removed game
+            try:
+                fs.remove(g + p)  # an interrupted write, or what is left of a removed game
+            except OSError:
+                pass
         elif p[-4:] == ".log" and _gid(p[:-4]):
             top = max(top, int(p[1:-4]))
     st.settings, st.roster, st.clock_offset, n, e = dict(DEFAULTS), [], 0, 1, "corrupt"
@@ -70,35 +80,65 @@ def _boot(st, r):
         pass
     st._next = max(n, top + 1)  # ids are never reused
     if e:
-        _save(st)
         if not new:
             st.warnings.append("settings reset: file " + e)
+        try:
+            _room(st, _save, st)
+        except OSError:
+            _full(st)  # the defaults hold until a setting is saved
+
+
+def _full(st):
+    # Tell the app: the flash has no room (it shows how to make some).
+    if FULL not in st.warnings:
+        st.warnings.append(FULL)
+
+
+FULL = "storage full"
+
+
+def _room(st, fn, *a):
+    # fn(*a), a write; if the flash is full (OSError 28), synced games are
+    # removed one at a time (oldest first) and it is tried again.
+    while True:
+        try:
+            return fn(*a)
+        except OSError as e:
+            if e.args[0] != 28 or not make_room(st, _free(st) + 1):
+                raise
 
 
 # ----- settings ----------------------------------------------------------------
 
-def _save(st):
-    st._rec(st._f, {"settings": st.settings, "roster": st.roster,
-                    "clock": st.clock_offset, "next": st._next})
+def _save(st, s=None, r=None, c=None, n=None):
+    # The settings record with the store's values, or those given.
+    st._rec(st._f, {"settings": st.settings if s is None else s,
+                    "roster": st.roster if r is None else r,
+                    "clock": st.clock_offset if c is None else c, "next": n or st._next})
 
+
+# Each setter writes first and changes the store's attribute after, so a
+# failed write (OSError; 28: flash full) changes nothing.
 
 def save_settings(st, d):
     # :raises ValueError: a value that is not an int.
-    st.settings = _settings(d)
-    _save(st)
+    s = _settings(d)
+    _room(st, _save, st, s)
+    st.settings = s
 
 
 def set_clock_offset(st, seconds):
     if type(seconds) is not int:
         raise ValueError("clock: not an int")
+    _room(st, _save, st, None, None, seconds)
     st.clock_offset = seconds
-    _save(st)
 
 
 def set_roster(st, names):
     # :raises ValueError: see check_names; nothing changes.
-    st.roster = check_names(names)[:]
-    _save(st)
+    r = check_names(names)[:]
+    _room(st, _save, st, None, r)
+    st.roster = r
 
 
 # ----- games -----------------------------------------------------------------
@@ -116,21 +156,31 @@ def _cur(st):
 def new_game(st, game, started=0):
     # Start recording ``game`` (no event yet); an unfinished one is
     # abandoned, a game-over screen closed. Returns the new game's id.
+    # Whether there is room for a game is the caller's question
+    # (low_space, make_room: see bower.screens).
+    # :raises OSError: not started (28: flash full); the previous game may
+    # be abandoned already: ``resume`` says what the flash has.
     if game.event_count():
         raise ValueError("not a new game")
     c = _cur(st)
     if c and (c[1]["state"] == "playing" or c[1].get("open")):
-        st._st(c[0], "abandoned" if c[1]["state"] == "playing" else "finished")
+        # Finished if it ended (its mark may have found no room), else abandoned.
+        end = c[1]["state"] != "playing" or c[0] == st._id and st._fin
+        _room(st, st._st, c[0], "finished" if end else "abandoned")
     gid = "g%04d" % st._next
+    _room(st, _save, st, None, None, None, st._next + 1)
     st._next += 1
-    _save(st)
     h = header_payload(game)
     h["id"] = gid
     h["device"] = st.device
     h["started"] = started
     b = encode_line(h).encode()
-    st._rec(st._g + gid, b, ".log")  # the game exists, or not at all
-    st._id, st._z, st._n, st._w, st._fin = gid, len(b), 1, b"", 0
+    try:
+        st.fs.mkdir(st._d)  # not made at boot if the flash was full
+    except OSError:
+        pass
+    _room(st, st._rec, st._g + gid, b, ".log")  # the game exists, or not at all
+    st._id, st._z, st._n, st._t, st._fin = gid, len(b), 1, 0, 0
     return gid
 
 
@@ -143,7 +193,10 @@ def resume(st):
     if r and r[0].result:
         # Ended, but the power went before the "finished" mark: the
         # game-over screen was up (``over`` brings it back).
-        st._st(c[0], "finished", None, 1)
+        try:
+            st._st(c[0], "finished", None, 1)
+        except OSError:
+            return r  # no room for the mark: the finished game, as over() would
         return None
     return r
 
@@ -176,10 +229,16 @@ def acked(st):
 
 
 def close(st):
-    # The game-over screen was left: a reboot no longer shows it.
+    # The game-over screen was left: a reboot no longer shows it, and the
+    # game is no longer the one being recorded. With no room for the mark,
+    # a reboot shows that screen once more (and new_game marks it).
     gid = st._id
-    if gid and st._st(gid).get("open"):
-        st._st(gid, "finished")
+    try:
+        if gid and st._fin:
+            st._st(gid, "finished")
+        st._id = None
+    except OSError:
+        pass
 
 
 def _open(st, gid):
@@ -194,22 +253,55 @@ def _open(st, gid):
     except ValueError as e:
         st.warnings.append("%s %s: not resumed" % (gid, e))
         return None
+    st._id, st._z, st._n, st._t, st._fin = gid, info["size"], info["lines"], 0, 1 if game.result else 0
     if info["dropped"]:
         st.warnings.append(gid + " " + info["dropped"])
-        _trim(st, p, info["size"])
-    st._id, st._z, st._n, st._w, st._fin = gid, info["size"], info["lines"], b"", 1 if game.result else 0
+        try:
+            _room(st, _trim, st, p, info["size"])
+        except OSError:
+            # No room to cut it off: the next input does (or is refused).
+            st._t = 1
+            _full(st)
     return game, info
 
 
 def _trim(st, p, n):
-    # Keep the first ``n`` bytes of log ``p``: copy them, rename over.
-    with st._o(p + ".log", "rb") as f, st._o(p + ".tmp", "wb") as t:
-        while n > 0:
-            b = f.read(min(n, 256))
-            t.write(b)
-            n -= len(b)
-    st.fs.rename(p + ".tmp", p + ".log")
+    # Keep the first ``n`` bytes of log ``p``: copy them, rename over (the
+    # copy needs room for them; nothing to do if the log has ``n`` bytes).
+    if st.fs.stat(p + ".log")[6] == n:
+        return
+    try:
+        with st._o(p + ".log", "rb") as f, st._o(p + ".tmp", "wb") as t:
+            while n > 0:
+                b = f.read(min(n, 256))
+                t.write(b)
+                n -= len(b)
+        st.fs.rename(p + ".tmp", p + ".log")
+    except OSError:
+        try:
+            st.fs.remove(p + ".tmp")
+        except OSError:
+            pass
+        raise
     st._s()
+
+
+def _again(st, game, p, b, e):
+    # Store.record's append failed with ``e``. Flash full: synced games are
+    # removed and it is written after all. Else the log is as it was (its
+    # bytes past ``_z`` are cut off first thing next time), the .st too (a
+    # game whose end was being undone is finished again), and ``e`` raises.
+    try:
+        if e.args[0] == 28 and make_room(st, _free(st) + 1):
+            return _room(st, st._put, game, p, b)
+    except OSError as x:
+        e = x
+    if st._fin:
+        try:
+            st._st(st._id, "finished", None, 1)
+        except OSError:
+            pass
+    raise e
 
 
 def load_full(st):
@@ -314,7 +406,7 @@ def read(st, gid, offset, n):
 
 def mark_synced(st, gid, crc):
     # After a verified transfer: True if ``crc`` is the file's CRC now.
-    # :raises ValueError: a bad id or no such game.
+    # :raises ValueError: a bad id or no such game. OSError: not written.
     if not _gid(gid):
         raise ValueError("bad game id")
     try:
@@ -322,35 +414,68 @@ def mark_synced(st, gid, crc):
     except OSError:
         raise ValueError("no game %r" % (gid,))
     if ok:
-        st._st(gid, None, crc.lower())
+        _room(st, st._st, gid, None, crc.lower())
     return ok
 
 
 def usage(st):
     # (bytes used by the games directory, bytes free on the filesystem).
     n = 0
-    for p in st.fs.listdir(st._d):
-        n += st.fs.stat(st._g + p)[6]
-    v = st.fs.statvfs(st._d)
-    return n, v[1] * v[4]
+    try:
+        for p in st.fs.listdir(st._d):
+            n += st.fs.stat(st._g + p)[6]
+    except OSError:
+        pass  # no games directory yet
+    return n, _free(st)
+
+
+def _free(st):
+    # Bytes free on the filesystem.
+    try:
+        v = st.fs.statvfs(st._d)
+    except OSError:
+        v = st.fs.statvfs(st._f[:-8])  # the root: no games directory yet
+    return v[1] * v[4]
 
 
 def low_space(st):
-    return usage(st)[1] < st.low
+    return _free(st) < st.low
 
 
-def make_room(st):
+def _gone(g, st, every):
+    # May make_room remove this game? Never the one being recorded or one
+    # in play; one not synced only if ``every``.
+    return (g["synced"] or every) and g["state"] != "playing" and g["id"] != st._id
+
+
+def make_room(st, need=0, every=0):
     # Remove synced finished or abandoned games, oldest first, until
-    # ``low`` bytes are free; returns their ids. Never an unsynced game.
+    # ``need`` bytes (default ``low``) are free; returns their ids. Games
+    # not synced too with ``every`` (only after the user said yes).
     out = []
+    need = need or st.low
     for g in games(st):
-        if not low_space(st):
+        if _free(st) >= need:
             break
-        if g["synced"] and g["state"] != "playing":
-            for x in (".log", ".ck", ".st"):  # the log first: no "playing" leftover
+        if _gone(g, st, every):
+            p = st._g + g["id"]
+            try:
+                st.fs.remove(p + ".log")  # the log first: no "playing" leftover
+            except OSError:
+                continue
+            for x in (".ck", ".st"):
                 try:
-                    st.fs.remove(st._g + g["id"] + x)
+                    st.fs.remove(p + x)
                 except OSError:
                     pass
             out.append(g["id"])
     return out
+
+
+def unsynced(st):
+    # How many games make_room(..., every=1) may remove that no sync has
+    # saved yet.
+    n = 0
+    for g in games(st):
+        n += not g["synced"] and _gone(g, st, 1)
+    return n

@@ -260,15 +260,17 @@ def _drop(name):
 def _loop(hw, disp, info, root, clock, stop, stdin, write):
     from bower.store import Store
     from bower.ui import App
-    from bower.link import Link
 
     store = Store(root, device=info["device"])
     app = App(store, info)
+    # The first screen goes out before the USB link is even loaded.
+    app.render(disp.fb)
+    disp.show()
+    from bower.link import Link
     if write is None:
         out = getattr(sys.stdout, "buffer", None)
         write = out.write if out is not None else (lambda b: sys.stdout.write(b.decode()))
     link = Link(store, info, write, clock=getattr(clock, "time", None), stdin=stdin)
-    gc.collect()
 
     buttons = Buttons()
     enc = hw.enc
@@ -441,8 +443,12 @@ def _crash(hw, disp, root, clock, uptime, e, stop):
     print("Bower error:", text)
     _log(root, "%d ms v%s %s" % (uptime, __version__, text))
     msg = "%s: %s" % (type(e).__name__, e)
-    shown = _message(disp, "Bower error", [msg[k:k + 16] for k in range(0, min(len(msg), 80), 16)],
-                     "Press a button")
+    lines = [msg[k:k + 16] for k in range(0, min(len(msg), 80), 16)]
+    if isinstance(e, OSError) and e.args[:1] == (28,):
+        # The flash is full (the app makes room itself; this is the last
+        # resort): say what helps.
+        lines = ["Flash is full.", "Sync with the", "computer: bower", "sync, or free it", "over USB."]
+    shown = _message(disp, "Bower error", lines, "Press a button")
     if hw is None:
         _halt(clock, stop, 5, "Bower error: " + text)
         return

@@ -111,8 +111,21 @@ def new_game(app, keep=None):
     app.push(Menu("New game", items, _variant_pick))
 
 
+_CACHE = [None, None]   # the last (variant, options) asked for, its Rules
+
+
+def _rules(variant, opts=None):
+    # Rules(variant, opts), built once per choice: building the tables takes
+    # some 15 ms on a Pico (Ultimate), and every setup screen asks.
+    key = (variant, tuple(sorted(opts.items())) if opts else None)
+    if _CACHE[0] != key:
+        _CACHE[1] = Rules(variant, opts) if opts else Rules(variant)
+        _CACHE[0] = key
+    return _CACHE[1]
+
+
 def _variant_pick(app, v):
-    r = Rules(v)
+    r = _rules(v)
     app.setup = {"variant": v, "options": dict(r.options), "players": None}
     app.push(options_menu(app))
 
@@ -168,7 +181,7 @@ def _option_pick(app, k):
     i = allowed.index(opts[k]) if opts[k] in allowed else -1
     opts[k] = allowed[(i + 1) % len(allowed)]
     try:
-        Rules(st["variant"], opts)
+        _rules(st["variant"], opts)
     except ValueError:
         # An option combination the rules refuse (the farmers' sub-options
         # without farmers): keep the value it had, and say why.
@@ -183,7 +196,8 @@ def _option_pick(app, k):
 
 def players_menu(app):
     st = app.setup
-    n = Rules(st["variant"]).num_players
+    r = _rules(st["variant"], st["options"])
+    n = r.num_players
     if not st["players"] or len(st["players"]) != n:
         roster = app.store.roster
         st["players"] = [roster[i] if i < len(roster) else "ABCDE"[i] for i in range(n)]
@@ -191,7 +205,7 @@ def players_menu(app):
     for i in range(n):
         items.append(("ABCDE"[i] + ": " + st["players"][i], i))
     info = ()
-    if Rules(st["variant"]).teams:
+    if r.teams:
         p = st["players"]
         info = ("Teams: A+C, B+D",)
     return Menu("Players", items, _player_pick, info=info)
@@ -244,7 +258,7 @@ def draw_black_jack(setup, rand_below):
     # Deal the deck face up around the table, starting with seat A, until a
     # black jack shows: that player deals first (RULES.md). Returns the seat
     # and the cards dealt as [(seat, card)].
-    r = Rules(setup["variant"], setup["options"])
+    r = _rules(setup["variant"], setup["options"])
     deck = [c for c in r.deck if c < 52]
     n = len(setup["players"])
     seq = []
@@ -271,7 +285,7 @@ def _rand_below(n):
 def _start(app, dealer):
     from euchre import Game
     st = app.setup
-    start_game(app, Game(Rules(st["variant"], st["options"]), st["players"], dealer))
+    start_game(app, Game(_rules(st["variant"], st["options"]), st["players"], dealer))
 
 
 def start_game(app, game):
@@ -285,12 +299,27 @@ def start_game(app, game):
 
 
 def _record_start(app, game):
+    # A game starts only with room for all of it (``store.low`` bytes free,
+    # synced games removed for them): else the flash says what the app
+    # shows (the game before, if it is still in play) and the storage
+    # screen offers to make room and try again.
     store = app.store
-    if store.low_space():
-        store.make_room()
-    # Seconds since 1970 as set by the computer (0 if never set).
-    t = app.info.get("time")
-    store.new_game(game, t() + store.clock_offset if t else 0)
+    try:
+        if store.low_space():
+            store.make_room()
+            if store.low_space():
+                raise OSError(28, "no room for a game")
+        # Seconds since 1970 as set by the computer (0 if never set).
+        t = app.info.get("time")
+        store.new_game(game, t() + store.clock_offset if t else 0)
+    except OSError as e:
+        if e.args[0] != 28:
+            raise
+        r = store.resume()
+        app.game = r and r[0]
+        app.home()
+        app.push(storage(app, "Game not started", lambda app: start_game(app, game)))
+        return False
     if store.low_space():
         app.notify("storage low: sync")
 
@@ -376,7 +405,7 @@ def settings(app):
              (_row("Dim after", _secs(s["dim_s"])), "dim_s"),
              (_row("Off after", _secs(s["off_s"])), "off_s"),
              ("Button test", "test"),
-             (_row("Free space", "%dK" % (free // 1024)), "about"),
+             (_row("Free space", "%dK" % (free // 1024)), "storage"),
              (gfx.fit(_row("Version", app.info.get("version", "?")), "Version..."), "about"),
              (gfx.fit("Id " + app.info.get("device", "?"), "Device id..."), "about")]
     return Menu("Settings", items, _settings_pick)
@@ -395,16 +424,89 @@ def _settings_pick(app, k):
     if k == "about":
         app.push(about(app))
         return
+    if k == "storage":
+        app.push(storage(app, None))
+        return
     s = dict(app.store.settings)
     choices = {"brightness": BRIGHTNESS, "dim_s": DIM_S, "off_s": OFF_S}[k]
     i = choices.index(s[k]) if s[k] in choices else -1
     s[k] = choices[(i + 1) % len(choices)]
-    app.store.save_settings(s)
+    try:
+        app.store.save_settings(s)  # the store's settings change once written
+    except OSError as e:
+        if e.args[0] != 28:
+            raise
+        app.push(storage(app, "Not saved"))
+        return
     app.contrast = s["brightness"]
     cur = app.stack[-1].cursor
     app.stack[-1] = settings(app)
     app.stack[-1].cursor = cur
     app.dirty = True
+
+
+# ----- storage ---------------------------------------------------------------------
+
+def storage(app, why, retry=None):
+    # How full the flash is and how to make room. Synced games go by
+    # themselves when room is needed (a sync with the computer, `bower
+    # sync`, makes room that way); games not synced only after a yes here.
+    # ``why``: what the full flash refused ("" at boot; None: opened from
+    # the settings); ``retry(app)`` does it again.
+    st = app.store
+    n = st.unsynced()
+    info = [why or "Free: %dK" % (st.usage()[1] // 1024), "Not synced: %d" % n,
+            "Sync to make", "room: bower sync"]
+    items = [("Try again", "retry")] if retry else []
+    if n:
+        items.append(("Delete unsynced", "delete"))
+    items.append(("Back", "back"))
+    m = Menu("Storage" if why is None else "Storage full", items, _storage_pick, info=info)
+    m.why = why
+    m.retry = retry
+    return m
+
+
+def refused(app, g, text, k):
+    # The flash refused input ``text`` of game ``g`` (no synced game left to
+    # remove for it): it is taken back in RAM too, so RAM says what the
+    # flash says and a power cut loses nothing the screen showed; the
+    # storage screen says so. ``k``: the hand acknowledged before an undo.
+    if text == "undo":
+        app.acked = k
+        try:
+            app.game = app.store.load_full()  # as on flash
+        except ValueError:
+            pass  # an earlier line damaged: the undone game stays
+    else:
+        g.undo()
+    app.show_game()
+    app.push(storage(app, "Input not saved"))
+    return False
+
+
+def _storage_pick(app, v):
+    if v == "delete":
+        # The oldest games not synced go (after any synced ones) until a
+        # game has room; never the one being recorded.
+        app.push(Menu("Delete games?", [("No, go back", "no"), ("Yes, delete", "yes")], _delete_pick,
+                      info=("Games not synced", "are lost: oldest", "first, till a", "game has room.")))
+        return
+    retry = app.stack[-1].retry
+    app.back()
+    if v == "retry":
+        retry(app)
+
+
+def _delete_pick(app, v):
+    app.back()
+    if v == "yes":
+        st = app.store
+        need = max(st.low, st.usage()[1] + 1)
+        n = len(st.make_room(need) + st.make_room(need, 1))
+        m = app.stack[-1]
+        app.replace(storage(app, m.why, m.retry))
+        app.notify("Games deleted: %d" % n)
 
 
 class ButtonTest:

@@ -12,6 +12,12 @@
 #     game, info = s.over()     # at boot: the game whose game-over screen was up
 #     s.close()                 # that screen was left
 #
+# A full flash (OSError 28, ENOSPC) never leaves the files and the caller's
+# state apart: a write that fails leaves the file as it was (record cuts off
+# what part of a line reached the log before the next append), synced games
+# are removed to make room first, and the caller takes back what was not
+# written (bower.ui: the input is undone, the screen says so).
+#
 # Heap: this module holds what a hand needs (recording inputs). The rest of
 # the API (boot, resume, new game, settings, the link's listing and reading,
 # space) is in bower.archive, loaded on first use and dropped by the app
@@ -27,12 +33,13 @@ class Store:
     # Attributes: settings, roster, clock_offset, warnings (short messages
     # for the user). Private: _o open, _s sync, _f settings file, _d games
     # directory, _g its prefix; the game being recorded: _id, _z its log's
-    # size, _n its line count, _w lines not written yet, _fin over; _next
-    # the next game number.
+    # size (the good part), _n its line count, _t the log may hold bytes
+    # past _z (a failed append), _fin over; _next the next game number.
 
-    def __init__(self, root="/", fs=None, device="", low=16384):
+    def __init__(self, root="/", fs=None, device="", low=32768):
         # ``fs``: the os functions used here plus ``open`` (default: os and
-        # the builtin open). ``low``: bytes make_room keeps free.
+        # the builtin open). ``low``: bytes a game needs free to start
+        # (make_room removes synced games for them); see firmware/STORAGE.md.
         if fs is None:
             import os as fs
             self._o = open
@@ -67,9 +74,16 @@ class Store:
                 return None
             with f:
                 return decode_line(f.read(1200).decode())
-        with self._o(p + ".tmp", "wb") as f:
-            f.write(x if ext else encode_line(x).encode())
-        self.fs.rename(p + ".tmp", p + ext)
+        try:
+            with self._o(p + ".tmp", "wb") as f:
+                f.write(x if ext else encode_line(x).encode())
+            self.fs.rename(p + ".tmp", p + ext)
+        except OSError:
+            try:
+                self.fs.remove(p + ".tmp")  # its space back (flash full?)
+            except OSError:
+                pass
+            raise
         self._s()
 
     def _st(self, gid, state=None, crc=None, up=0):
@@ -97,28 +111,22 @@ class Store:
         # Append an input right after game.apply(text) (or game.undo() with
         # text "undo") succeeded; it is on flash when this returns. The game
         # stays current when it ends (its end can be undone).
-        # :raises OSError: not written (flash full?): this input is written
-        # with the next one, and part of a line never stays in the log.
+        # :raises OSError: not written (28: the flash is full even after
+        # synced games were removed): the log is as before this input (a
+        # part of its line that reached the flash is cut off before the next
+        # append); the caller takes the input back.
         gid = self._id
         if not gid:
             raise ValueError("no game")
         p = self._g + gid
-        if self._fin and not game.result:
-            # The end undone: "playing" before the line (a resume sees the
-            # end in the log if the line does not make it).
-            self._st(gid, "playing")
-            self._fin = 0
-        b = self._w + encode_line(text).encode()
-        t, self._w = self._w, b  # lines not on flash yet
-        if t:
-            self._trim(p, self._z)
-        with self._o(p + ".log", "ab") as f:
-            f.write(b)
-            f.flush()
-        self._s()
-        self._w = b""
+        b = encode_line(text).encode()
+        try:
+            self._put(game, p, b)
+        except OSError as e:
+            self._again(game, p, b, e)  # bower.archive: room made, or raises
+        self._fin = 0
         self._z += len(b)
-        self._n += b.count(b"\n")
+        self._n += 1
         try:
             if game.result:
                 self._fin = 1
@@ -128,3 +136,17 @@ class Store:
                 self._rec(p + ".ck", [game.checkpoint(), self._z, self._n])
         except OSError:
             pass  # a shortcut only: a resume finds the same without it
+
+    def _put(self, game, p, b):
+        if self._fin and not game.result:
+            # The end undone: "playing" before the line (a resume sees the
+            # end in the log if the line does not make it).
+            self._st(self._id, "playing")
+        if self._t:
+            self._trim(p, self._z)  # what a failed append left
+        self._t = 1
+        with self._o(p + ".log", "ab") as f:
+            f.write(b)
+            f.flush()
+        self._s()
+        self._t = 0

@@ -11,6 +11,7 @@
 from bower import gfx
 from bower.keys import UP, DOWN, OK, BACK, OK_LONG, BACK_LONG
 from euchre import IllegalAction
+from euchre.actions import action_name
 
 SUITS = gfx.SUIT_CH
 TOAST_MS = 1800
@@ -144,6 +145,9 @@ class App:
             self.home()
         for w in store.warnings:
             self.notify(w)
+        if "storage full" in store.warnings:
+            from bower.screens import storage
+            self.push(storage(self, ""))
 
     # ----- input and time ------------------------------------------------
 
@@ -192,9 +196,13 @@ class App:
     def commit(self):
         # Do the work that waited for the frame: the flash writes of the
         # inputs on screen. A power cut before this loses at most that input.
+        # False if one was refused (flash full): the rest is dropped.
         todo = self._later
         while todo:
-            todo.pop(0)()
+            if todo.pop(0)() is False:
+                del todo[:]
+                return False
+        return True
 
     def warm(self):
         # While idle: load the game screens before the first hand needs them
@@ -276,10 +284,28 @@ class App:
         _unload("bower.archive")
         _unload("bower.protocol")
 
+    def act_id(self, a):
+        # ``act`` for an action id from the engine's legal_ids(): no text is
+        # parsed; the log line's text is made after the frame.
+        if not self.commit():
+            return
+        g = self.game
+        hand_no = g.hand_no
+        try:
+            g.apply_id(a)
+        except IllegalAction as e:
+            self.notify(str(e))
+            return
+        self.later(lambda: self._record(g, action_name(a)))
+        if g.hand_no != hand_no:
+            self.by_trick = False
+        self.show_game()
+
     def act(self, text):
         # Apply one input to the game, show the next screen, then (after the
         # frame, see later) write the input to flash.
-        self.commit()
+        if not self.commit():
+            return
         g = self.game
         hand_no = g.hand_no
         try:
@@ -294,7 +320,9 @@ class App:
 
     def undo(self):
         # Take back the last input (long BACK), down to the game's start.
-        self.commit()
+        if not self.commit():
+            return
+        k = self.acked
         g = self.game
         try:
             g.undo()
@@ -305,20 +333,21 @@ class App:
             # Resumed from a checkpoint: the earlier hands are on flash.
             g = self.game = self.store.load_full()
             g.undo()
-        self.later(lambda: self._record(g, "undo"))
+        self.later(lambda: self._record(g, "undo", k))
         self.acked = 0
         self.by_trick = False
         self.show_game()
         self.notify("undone")
 
-    def _record(self, g, text):
+    def _record(self, g, text, k=0):
         try:
             self.store.record(g, text)
         except OSError as e:
             if e.args[0] != 28:  # ENOSPC; anything else is a real failure
                 raise
-            # The store keeps the input and writes it with the next one.
-            self.notify("storage full!")
+            # Not on flash: taken back here too (k: acked before an undo).
+            from bower.screens import refused
+            return refused(self, g, text, k)
 
     def ack_hand(self):
         # OK on a hand's result: the next hand; after the frame, the

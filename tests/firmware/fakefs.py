@@ -9,7 +9,12 @@
 # writes only its first bytes, then the power is off and every later call
 # (reads included) raises ``PowerCut``. With ``full = n``, writes fail with
 # ENOSPC once n more bytes are written (the failing write writes part of its
-# bytes), the power staying on. ``reboot()`` gives a fresh FakeFS over
+# bytes), the power staying on. ``FakeFS(limit=n)``: a flash of n bytes,
+# where every file takes its size plus FILE_BYTES; a file that does not fit
+# is not created, a write that does not fit writes the bytes that fit, and
+# both raise ENOSPC; statvfs says how many bytes are free. ``fill = (k, j)``
+# fills such a flash (from then on) right before the k-th change of the
+# run, with j bytes left. ``reboot()`` gives a fresh FakeFS over
 # the same "flash". Reads are counted (``bytes_read``, ``lines_read``), and
 # ``trace`` lists every change as ``(op, path, units spent after it, arg)``
 # (arg: the new path of a rename, ``(offset, bytes)`` of a write), so
@@ -28,6 +33,13 @@ class PowerCut(OSError):
     pass
 
 
+FILE_BYTES = 16   # what a file takes on a size-limited flash besides its bytes
+
+
+def _nospace():
+    return OSError(28, "no space left")
+
+
 def _norm(path):
     return path.rstrip("/")
 
@@ -37,7 +49,7 @@ def _parent(path):
 
 
 class FakeFS:
-    def __init__(self, cut=None, capacity=1 << 20, files=None, dirs=None):
+    def __init__(self, cut=None, capacity=1 << 20, files=None, dirs=None, limit=None):
         self.files = files if files is not None else {}   # path -> bytearray
         self.dirs = dirs if dirs is not None else {"": 1}
         self.cut = cut
@@ -49,17 +61,37 @@ class FakeFS:
         self.lines_read = 0
         self.syncs = 0
         self.full = None    # bytes that fit before writes fail with ENOSPC
+        self.limit = limit  # bytes the flash holds (files take FILE_BYTES more)
+        self.fill = None    # (k, j): limit = used() + j before the k-th change
 
     def reboot(self, cut=None):
         # The same flash, power back on (optionally with a new cut).
-        return FakeFS(cut, self.capacity, self.files, self.dirs)
+        return FakeFS(cut, self.capacity, self.files, self.dirs, self.limit)
 
     def copy(self, cut=None):
         # An independent copy of the flash (the original keeps working).
         files = {}
         for k in self.files:
             files[k] = bytearray(self.files[k])
-        return FakeFS(cut, self.capacity, files, dict(self.dirs))
+        return FakeFS(cut, self.capacity, files, dict(self.dirs), self.limit)
+
+    # ----- the size limit ---------------------------------------------------
+
+    def used(self):
+        n = 0
+        for p in self.files:
+            n += len(self.files[p]) + FILE_BYTES
+        return n
+
+    def room(self):
+        # Bytes free on a size-limited flash (None: no limit), after filling
+        # it if this change is the one ``fill`` names.
+        f = self.fill
+        if f is not None and len(self.trace) >= f[0]:
+            self.limit = self.used() + f[1]
+            self.fill = None
+        if self.limit is not None:
+            return self.limit - self.used()
 
     # ----- the power switch ------------------------------------------------
 
@@ -148,6 +180,7 @@ class FakeFS:
             raise OSError(17, "exists " + path)
         if _parent(path) not in self.dirs:
             raise OSError(2, "no parent for " + path)
+        self.room()
         self.change("mkdir", path)
         self.dirs[path] = 1
 
@@ -156,6 +189,7 @@ class FakeFS:
         path = _norm(path)
         if path not in self.files:
             raise OSError(2, "no such file " + path)
+        self.room()
         self.change("remove", path)
         del self.files[path]
 
@@ -164,12 +198,17 @@ class FakeFS:
         old, new = _norm(old), _norm(new)
         if old not in self.files or new in self.dirs or _parent(new) not in self.dirs:
             raise OSError(2, "cannot rename %s to %s" % (old, new))
+        self.room()
         self.change("rename", old, new)
         self.files[new] = self.files.pop(old)
 
     def statvfs(self, path):
-        # 4 KB blocks; every file takes whole blocks (at least one).
+        # 4 KB blocks; every file takes whole blocks (at least one). With a
+        # size limit: 1-byte blocks, the bytes free.
         self.alive()
+        if self.limit is not None:
+            free = max(0, self.limit - self.used())
+            return (1, 1, self.limit, free, free, 0, 0, 0, 0, 255)
         used = 0
         for p in self.files:
             used += (len(self.files[p]) + 4095) // 4096 or 1
@@ -189,6 +228,9 @@ class FakeFS:
         elif _parent(path) not in self.dirs or path in self.dirs:
             raise OSError(2, "cannot create " + path)
         elif "w" in mode or path not in self.files:
+            r = self.room()
+            if r is not None and path not in self.files and r < FILE_BYTES:
+                raise _nospace()
             self.change("create", path)
             self.files[path] = bytearray()
         return FakeFile(self, path, mode)
@@ -244,6 +286,9 @@ class FakeFile:
         n = len(b)
         if self.fs.full is not None and n > self.fs.full:
             n = self.fs.full  # the flash is full: part is written, then ENOSPC
+        r = self.fs.room()
+        if r is not None and n > r + len(d) - self.pos:
+            n = max(0, r + len(d) - self.pos)  # the bytes that fit
         k = self.fs.spend(n, "write", self.path, (self.pos, bytes(b[:n])))
         if self.fs.full is not None:
             self.fs.full -= k
@@ -252,7 +297,7 @@ class FakeFile:
         if k < n:
             raise PowerCut(5, "power cut")
         if k < len(b):
-            raise OSError(28, "no space left")
+            raise _nospace()
         return k
 
     def seek(self, pos, whence=0):

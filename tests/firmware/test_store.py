@@ -385,8 +385,9 @@ def test_a_torn_last_line_is_dropped_and_cut_off(tail):
 
 
 def test_a_full_flash_never_leaves_part_of_a_line_in_the_log():
-    # record raises; the input goes to flash with the next one, after the
-    # part that did get written is cut off again.
+    # record raises and the input is not on flash: the caller takes it back
+    # (issue 13, section 4). The part of its line that did get written is
+    # cut off before the next append, which needs room for a copy too.
     fs = FakeFS()
     s = boot(fs)
     g = played(s, CLASSIC[:4])
@@ -396,10 +397,16 @@ def test_a_full_flash_never_leaves_part_of_a_line_in_the_log():
     with pytest.raises(OSError):
         s.record(g, CLASSIC[4])
     assert len(fs.files[LOG]) == len(good) + 10
+    g.undo()
     with pytest.raises(OSError):  # still full
-        played(s, CLASSIC[5:6], g)
+        played(s, CLASSIC[4:5], g)
+    g.undo()
+    assert bytes(fs.files[LOG]) == good + log.encode_line(CLASSIC[4]).encode()[:10]
+    assert [p for p in fs.files if p.endswith(".tmp")] == []
+    s2 = boot(fs.reboot())
+    assert observe(s2.resume()[0]) == observe(reference(CLASSIC[:4]))
     fs.full = None
-    g = played(s, CLASSIC[6:9], g)
+    g = played(s, CLASSIC[4:9], g)
     assert bytes(fs.files[LOG]) == good + "".join(log.encode_line(e) for e in CLASSIC[4:9]).encode()
     s = boot(fs.reboot())
     assert observe(s.resume()[0]) == observe(reference(CLASSIC[:9])) == observe(g)
