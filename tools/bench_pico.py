@@ -165,50 +165,83 @@ class Run:
 
 
 def run_harness(fw: Path, scripts: dict[str, str], wall: bool) -> Run:
+    # Each script in a process of its own, then its resume in another one on
+    # the flash it left: every boot starts as a power-on does.
+    runs = [_run_one(fw, {name: keys}, wall, tag) for tag, (name, keys) in enumerate(scripts.items())]
+    marks, tx, costs = [], {}, []
+    for r in runs:
+        base = len(marks)
+        marks += r.marks
+        costs += r.costs
+        for i, sizes in r.tx.items():
+            tx[base + i] = sizes
+    return Run(marks, tx, costs, wall)
+
+
+def _run_one(fw: Path, scripts: dict[str, str], wall: bool, tag: int) -> Run:
     tmp = Path(tempfile.mkdtemp(prefix="bench_pico_"))
     try:
-        fifo = tmp / "usb"
-        os.mkfifo(fifo)
-        argv = [sys.executable, micropython(), "-X", "heapsize=" + HEAP, str(HARNESS), str(fw), str(fifo),
-                str(tmp / "flash.img")]
-        (tmp / "scripts").write_text("".join("%s:%s\n" % (k, v.replace(" ", "")) for k, v in scripts.items()))
-        argv.append(str(tmp / "scripts"))
-        if not wall:
-            if shutil.which("valgrind") is None:
-                sys.exit("bench_pico: valgrind is not installed (apt-get install valgrind), or use --wall")
-            argv = ["valgrind", "--tool=callgrind", "--dump-before=mp_os_getenv", "--dump-line=no",
-                    "--callgrind-out-file=" + str(tmp / "cg.out")] + argv
-        proc = subprocess.run(argv, capture_output=True, text=True)
-        if proc.returncode != 0:
-            sys.exit("bench_pico: the harness failed:\n" + proc.stdout[-3000:] + proc.stderr[-3000:])
-        marks, tx = [], {}
-        for line in proc.stdout.splitlines():
-            if line.startswith("MARK "):
-                f = line.split()[1:]
-                marks.append((f[0], f[1], int(f[2]), int(f[3]), int(f[4]), int(f[5]), int(f[6]), int(f[7]),
-                              int(f[8])))
-            elif line.startswith("TX "):
-                f = line.split()
-                tx[int(f[1])] = [int(x) for x in f[2:]]
-        costs = []
-        if not wall:
-            # cg.out.1 is the harness's start (its one other os.getenv call);
-            # cg.out.N then holds the cost from mark N-3 to mark N-2.
-            parts = {}
-            for p in glob.glob(str(tmp / "cg.out.*")):
-                n = int(p.rsplit(".", 1)[1])
-                with open(p) as f:
-                    for ln in f:
-                        if ln.startswith("totals:"):
-                            parts[n] = int(ln.split()[1])
-                            break
-            if len(parts) != len(marks) + 1:
-                sys.exit("bench_pico: %d callgrind dumps for %d marks: the harness called os.getenv elsewhere"
-                         % (len(parts), len(marks)))
-            costs = [parts[i + 2] for i in range(len(marks))]
-        return Run(marks, tx, costs, wall)
+        out = None
+        for name, keys in list(scripts.items()) + [(n + "/resume", "") for n in scripts]:
+            r = _harness(fw, tmp, {name: keys}, wall)
+            if out is None:
+                out = r
+            else:
+                base = len(out.marks)
+                out.marks += r.marks
+                out.costs += r.costs
+                for i, sizes in r.tx.items():
+                    out.tx[base + i] = sizes
+        return out
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _harness(fw: Path, tmp: Path, scripts: dict[str, str], wall: bool) -> Run:
+    # One harness process; the flash file in tmp is kept between calls.
+    for p in glob.glob(str(tmp / "cg.out*")):
+        os.remove(p)
+    fifo = tmp / "usb"
+    if not fifo.exists():
+        os.mkfifo(fifo)
+    argv = [sys.executable, micropython(), "-X", "heapsize=" + HEAP, str(HARNESS), str(fw), str(fifo),
+            str(tmp / "flash.img")]
+    (tmp / "scripts").write_text("".join("%s:%s\n" % (k, v.replace(" ", "")) for k, v in scripts.items()))
+    argv.append(str(tmp / "scripts"))
+    if not wall:
+        if shutil.which("valgrind") is None:
+            sys.exit("bench_pico: valgrind is not installed (apt-get install valgrind), or use --wall")
+        argv = ["valgrind", "--tool=callgrind", "--dump-before=mp_os_getenv", "--dump-line=no",
+                "--callgrind-out-file=" + str(tmp / "cg.out")] + argv
+    proc = subprocess.run(argv, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit("bench_pico: the harness failed:\n" + proc.stdout[-3000:] + proc.stderr[-3000:])
+    marks, tx = [], {}
+    for line in proc.stdout.splitlines():
+        if line.startswith("MARK "):
+            f = line.split()[1:]
+            marks.append((f[0], f[1], int(f[2]), int(f[3]), int(f[4]), int(f[5]), int(f[6]), int(f[7]),
+                          int(f[8])))
+        elif line.startswith("TX "):
+            f = line.split()
+            tx[int(f[1])] = [int(x) for x in f[2:]]
+    costs = []
+    if not wall:
+        # cg.out.1 is the harness's start (its one other os.getenv call);
+        # cg.out.N then holds the cost from mark N-3 to mark N-2.
+        parts = {}
+        for p in glob.glob(str(tmp / "cg.out.*")):
+            n = int(p.rsplit(".", 1)[1])
+            with open(p) as f:
+                for ln in f:
+                    if ln.startswith("totals:"):
+                        parts[n] = int(ln.split()[1])
+                        break
+        if len(parts) != len(marks) + 1:
+            sys.exit("bench_pico: %d callgrind dumps for %d marks: the harness called os.getenv elsewhere"
+                     % (len(parts), len(marks)))
+        costs = [parts[i + 2] for i in range(len(marks))]
+    return Run(marks, tx, costs, wall)
 
 
 # ----- turning marks into presses ---------------------------------------------

@@ -10,13 +10,13 @@
 # on an argument of 256 characters or more.
 #
 # For each script the real device loop (bower.board.run) boots on a fresh
-# littlefs2 filesystem in RAM (4 KB blocks, 256-byte programs, as rp2 mounts
-# its flash), with the fake `machine` of tests/firmware, the real ssd1306
+# littlefs2 filesystem (4 KB blocks, 256-byte programs, as rp2 mounts its
+# flash, kept in a host file), with the fake `machine` of tests/firmware, the real ssd1306
 # driver on a recording I2C bus and a virtual clock that advances only when
 # the loop sleeps. Taps are 50 ms long (pin level 0 then 1) and start at a
-# loop pass boundary once the device has been idle for _GAP ms. After the
-# script, the power is "cut" (every module dropped, the RAM filesystem kept)
-# and the device boots again: the resume.
+# loop pass boundary once the device has been idle for _GAP ms. A spec named
+# "NAME/resume" with no keys boots on the flash file as the previous run left
+# it: tools/bench_pico.py runs it in a new process, the power-on after a cut.
 #
 # Marks: at each point of interest the harness calls os.getenv(_MARK), which
 # callgrind (--dump-before=mp_os_getenv) turns into a cost dump, so every
@@ -55,10 +55,14 @@ class FileFlash:
     def __init__(self, path, blocks=352, size=4096):
         self.size = size
         self.blocks = blocks
-        self.f = open(path, "w+b")
         self.ff = bytes([0xFF]) * size
         self.erases = 0
         self.prog = 0
+        try:
+            self.f = open(path, "r+b")    # kept from a run before (a resume)
+        except OSError:
+            self.f = open(path, "w+b")
+            self.reset()
 
     def reset(self):
         self.erases = 0
@@ -66,6 +70,7 @@ class FileFlash:
         self.f.seek(0)
         for _ in range(self.blocks):
             self.f.write(self.ff)
+        self.f.flush()
 
     def readblocks(self, n, buf, off=0):
         self.f.seek(n * self.size + off)
@@ -348,12 +353,15 @@ def main(argv):
     with open(argv[4]) as f:
         specs = f.read().split()
     for spec in specs:
+        # "name/resume:" boots on the flash FLASH_FILE already holds (a
+        # power-on in a fresh process: nothing interned by an earlier run);
+        # any other spec starts from an empty, new filesystem.
         name, keys = spec.split(":", 1)
-        flash.reset()
-        vfs.VfsLfs2.mkfs(flash)
+        if not name.endswith("/resume"):
+            flash.reset()
+            vfs.VfsLfs2.mkfs(flash)
         vfs.mount(vfs.VfsLfs2(flash, progsize=256), "/flash")
         boot(name, keys)
-        boot(name + "/resume", "")
         vfs.umount("/flash")
     for j in range(_nrec[0]):
         m = _rec[j * _N:j * _N + _N]
