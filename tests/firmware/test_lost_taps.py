@@ -86,3 +86,45 @@ def test_without_interrupts_short_taps_are_lost(tmp_path, monkeypatch):
     taps = spread(15, 1, [DOWN])
     seen = run_taps(tmp_path, monkeypatch, taps, irq=False)
     assert seen.count(2) < len(taps) - 3, seen
+
+
+def test_a_tap_inside_a_flash_write_counts_from_its_latched_interrupt(tmp_path, monkeypatch):
+    # With interrupts off (a flash erase), a whole tap comes and goes; the
+    # GPIO latches the edge and the handler runs once afterwards, reading the
+    # button released again. Seeing the level it saw last means the edge in
+    # between was missed: it queues the press and the release.
+    def latched_tap(pin, t0):
+        def fire():
+            p = fm.pins[pin]
+            p.handler(p)          # the one interrupt, after the write
+        return [(t0, lambda: fm.set_level(pin, 0)), (t0 + 40, lambda: fm.set_level(pin, 1)),
+                (t0 + 45, fire)]
+
+    seen = []
+    handle = ui.App.handle
+
+    def counting(self, ev, now):
+        seen.append(ev)
+        return handle(self, ev, now)
+
+    monkeypatch.setattr(ui.App, "handle", counting)
+    clock_box = []
+
+    def busy_poll(self):
+        c = clock_box[0]
+        for _ in range(BUSY_MS):
+            c.t += 1
+            c._apply()
+
+    monkeypatch.setattr(link.Link, "poll", busy_poll)
+    real_run = board.run
+
+    def run(cfg, root, clock, stop, stdin, write):
+        clock_box.append(clock)
+        fm.auto_irq = False       # no interrupt during the tap itself
+        return real_run(cfg, root, clock, stop, stdin, write)
+
+    monkeypatch.setattr(board, "run", run)
+    calls = latched_tap(DOWN, 1000) + latched_tap(DOWN, 1400) + latched_tap(OK, 1800)
+    boot(tmp_path, (), until=3000, calls=calls)
+    assert seen == [2, 2, 3], seen
