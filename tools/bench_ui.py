@@ -64,7 +64,8 @@ def presses_for(variant, events):
 
 
 # Realistic hands per variant (issue 13, section 7): (name, options, events).
-# Each is entered on a fresh game through the menus, the shortest way round.
+# Each is entered on a fresh game through the menus, the shortest way round;
+# "all pass" is the bidding menu's row that passes for every seat left.
 HANDS = {
     "classic": [
         ("made", {}, ["up H", "pass", "order", "tricks 3"]),
@@ -73,8 +74,8 @@ HANDS = {
         ("loner", {}, ["up C", "pass", "order alone", "tricks 4"]),
         ("lone march", {}, ["up H", "order alone", "tricks 5"]),
         ("lone defender", {"defend_alone": True}, ["up S", "order alone", "defend 2", "tricks 3"]),
-        ("thrown in", {}, ["up H"] + ["pass"] * 8),
-        ("called in round 2", {}, ["up H"] + ["pass"] * 5 + ["call S", "tricks 3"]),
+        ("thrown in", {}, ["up H", "all pass", "all pass"]),
+        ("called in round 2", {}, ["up H", "all pass", "pass", "call S", "tricks 3"]),
     ],
     "five": [
         ("made", {}, ["up S", "pass", "order", "partner JS", "tricks 3", "reveal 4", "notrick none"]),
@@ -92,7 +93,7 @@ HANDS = {
         ("march", {}, ["up D", "pass", "pass", "order", "partner AC", "tricks 5", "reveal 2"]),
         ("loner", {}, ["up C", "order", "alone", "tricks 3"]),
         ("lone march", {}, ["up C", "order", "alone", "tricks 5"]),
-        ("thrown in", {}, ["up H"] + ["pass"] * 10),
+        ("thrown in", {}, ["up H", "all pass", "all pass"]),
         ("partner revealed late", {}, ["up S", "pass", "order", "partner AH", "by trick", "won 2", "won 4",
                                        "won 2", "won 1", "won 2", "reveal 4"]),
     ],
@@ -113,6 +114,8 @@ def hand_presses(variant, options, events):
         for e in evs:
             if e == "by trick":
                 d.choose("by trick")
+            elif e in ("all pass", "the rest pass"):
+                d.choose(label=e)
             else:
                 d.enter(e)
         n = d.presses

@@ -231,6 +231,10 @@ class Hand:
         self._bidders = b
         self.turn = b[0]
 
+    def bidders_left(self):
+        # Seats still to bid in this bidding round, the one to act included.
+        return len(self._bidders) - self.bids if self.phase in (P_BID1, P_BID2) else 0
+
     def _next_bidder(self):
         self.bids += 1
         if self.bids < len(self._bidders):

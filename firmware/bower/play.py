@@ -53,6 +53,8 @@ def _pick(app, value):
     # "by trick". A submenu's ids become text only when it opens.
     if isinstance(value, int):
         app.act_id(value)
+    elif isinstance(value, tuple) and value[0] == "passes":
+        app.act_run(A.action(A.PASS), value[1])
     elif isinstance(value, tuple):
         acts = value[1]
         if acts and isinstance(acts[0], int):
@@ -187,11 +189,15 @@ def _bid(app, g, h):
             declare.append(a)
         else:
             misdeal.append(("misdeal", a))
-    # Alone bids after the plain ones; rare inputs last.
+    # Alone bids after the plain ones; rare inputs last; then, one UP from
+    # the top, everybody left passing at once.
     items = plain + alone
     if declare:
         items.append(("declare...", ("declare", declare)))
     items += misdeal
+    left = h.bidders_left()
+    if can_pass and left > 1:
+        items.append(("all pass" if h.bids == 0 else "the rest pass", ("passes", left)))
     who = _name(g, h.turn)
     if not dealer:
         who += ":"

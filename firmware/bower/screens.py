@@ -467,7 +467,7 @@ def storage(app, why, retry=None):
     return m
 
 
-def refused(app, g, text, k):
+def refused(app, g, text, k, times=1):
     # The flash refused input ``text`` of game ``g`` (no synced game left to
     # remove for it): it is taken back in RAM too, so RAM says what the
     # flash says and a power cut loses nothing the screen showed; the
@@ -479,7 +479,8 @@ def refused(app, g, text, k):
         except ValueError:
             pass  # an earlier line damaged: the undone game stays
     else:
-        g.undo()
+        for _ in range(times):
+            g.undo()
     app.show_game()
     app.push(storage(app, "Input not saved"))
     return False

@@ -107,10 +107,12 @@ class Store:
             self._rec(self._g + gid + ".st", s)
         return s
 
-    def record(self, game, text):
+    def record(self, game, text, times=1):
         # Append an input right after game.apply(text) (or game.undo() with
         # text "undo") succeeded; it is on flash when this returns. The game
-        # stays current when it ends (its end can be undone).
+        # stays current when it ends (its end can be undone). ``times``: the
+        # same input applied that many times (everybody passing), written in
+        # one append (all or none on littlefs, which commits a file at close).
         # :raises OSError: not written (28: the flash is full even after
         # synced games were removed): the log is as before this input (a
         # part of its line that reached the flash is cut off before the next
@@ -119,14 +121,14 @@ class Store:
         if not gid:
             raise ValueError("no game")
         p = self._g + gid
-        b = encode_line(text).encode()
+        b = encode_line(text).encode() * times
         try:
             self._put(game, p, b)
         except OSError as e:
             self._again(game, p, b, e)  # bower.archive: room made, or raises
         self._fin = 0
         self._z += len(b)
-        self._n += 1
+        self._n += times
         try:
             if game.result:
                 self._fin = 1

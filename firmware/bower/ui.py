@@ -301,6 +301,25 @@ class App:
             self.by_trick = False
         self.show_game()
 
+    def act_run(self, a, n):
+        # Action id ``a`` up to n times while it stays legal in this phase
+        # (everybody passes): one frame, then all of them to flash in one
+        # append, as one input.
+        if not self.commit():
+            return
+        g = self.game
+        hand_no = g.hand_no
+        phase = g.hand.phase
+        done = 0
+        while done < n and g.hand_no == hand_no and g.hand.phase == phase and a in g.hand.legal_ids():
+            g.apply_id(a)
+            done += 1
+        if done:
+            self.later(lambda: self._record(g, action_name(a), 0, done))
+        if g.hand_no != hand_no:
+            self.by_trick = False
+        self.show_game()
+
     def act(self, text):
         # Apply one input to the game, show the next screen, then (after the
         # frame, see later) write the input to flash.
@@ -339,15 +358,18 @@ class App:
         self.show_game()
         self.notify("undone")
 
-    def _record(self, g, text, k=0):
+    def _record(self, g, text, k=0, times=1):
         try:
-            self.store.record(g, text)
+            if times == 1:
+                self.store.record(g, text)
+            else:
+                self.store.record(g, text, times)
         except OSError as e:
             if e.args[0] != 28:  # ENOSPC; anything else is a real failure
                 raise
             # Not on flash: taken back here too (k: acked before an undo).
             from bower.screens import refused
-            return refused(self, g, text, k)
+            return refused(self, g, text, k, times)
 
     def ack_hand(self):
         # OK on a hand's result: the next hand; after the frame, the

@@ -76,7 +76,14 @@ def test_monkey_presses_with_power_cuts():
             app = App(Store("", fs=fs, device=INFO["device"]), INFO, rnd.randrange)
             back = state(app)
             if back is not None:
-                assert back in (cur, attempted, prev), (i, back, cur, attempted)
+                if back not in (cur, attempted, prev):
+                    # A press that entered several passes ("all pass") writes
+                    # them in one append: all or none on littlefs, but this
+                    # fake flash tears bytes, so whole lines of it may stay.
+                    # Each is a whole input of the same game.
+                    assert (cur is not None and attempted is not None and back[0][:3] == cur[0][:3]
+                            and cur[1] < back[1] < attempted[1] and attempted[1] - cur[1] > 1), \
+                        (i, back, cur, attempted)
             prev = cur = back
             continue
         s = state(app)

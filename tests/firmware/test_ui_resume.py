@@ -220,3 +220,35 @@ def test_reboot_between_hands_resumes_the_next_hand_not_the_result():
         d.enter("up S")
         d = boot(root)
         assert d.app.game.hand.events == 1 and screen_of(d)[0][0].startswith("Rd1")
+
+
+def test_all_pass_row_enters_every_pass_and_resumes_like_single_passes():
+    # Section 7: one row passes for every seat left in the bidding round; on
+    # flash it is the same passes, one line each, so a reboot between or
+    # after them shows what single passes would.
+    with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+        quick = boot(a)
+        quick.new_game("classic")
+        quick.enter("up H")
+        quick.enter("pass")
+        before = quick.presses
+        quick.choose(label="the rest pass")            # C, D, A pass: round 2
+        assert quick.presses - before == 2            # UP to the last row, OK
+        assert quick.app.game.hand.phase == 6 and quick.app.game.hand.events == 5   # P_BID2
+        slow = boot(b)
+        slow.new_game("classic")
+        for e in ["up H"] + ["pass"] * 4:
+            slow.enter(e)
+        assert screen_of(quick) == screen_of(slow)
+        quick = boot(a)                               # power cut after the frame
+        assert screen_of(quick) == screen_of(slow)
+        quick.choose(label="all pass")               # round 2: thrown in
+        for e in ["pass"] * 4:
+            slow.enter(e)
+        assert quick.app.game.hand_no == slow.app.game.hand_no == 2
+        assert screen_of(quick) == screen_of(slow)
+        assert screen_of(boot(a)) == screen_of(boot(b))
+        gid_a, gid_b = quick.app.store._id, slow.app.store._id
+        with open(a + "/games/" + gid_a + ".log") as fa, open(b + "/games/" + gid_b + ".log") as fb:
+            la, lb = fa.read().splitlines(), fb.read().splitlines()
+        assert la[1:] == lb[1:] and len(la) == 10     # header, up H, 8 passes

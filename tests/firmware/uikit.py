@@ -64,9 +64,9 @@ class MemStore:
         self.open = False
         return gid
 
-    def record(self, game, text):
-        self.logs[self.current].append(L.encode_line(text))
-        self.records += 1
+    def record(self, game, text, times=1):
+        self.logs[self.current] += [L.encode_line(text)] * times
+        self.records += times
         self.open = bool(game.result)
 
     def low_space(self):
@@ -176,7 +176,7 @@ class Driver:
             v = m.value(i)
             if ids and isinstance(v, int):
                 v = action_name(v)
-            elif ids and isinstance(v, tuple) and v[1] and isinstance(v[1][0], int):
+            elif ids and isinstance(v, tuple) and isinstance(v[1], list) and v[1] and isinstance(v[1][0], int):
                 v = (v[0], [action_name(a) for a in v[1]])
             out.append((m.text(i), v))
         return out
