@@ -3,7 +3,9 @@
 
     .venv/bin/python tools/bench_ui.py [--games 20]
 
-1. Key presses per hand for a scripted typical hand (Classic, Five-Handed),
+1. Key presses per hand for a set of realistic hands per variant (made,
+   euchred, march, loner, lone march, lone defender, thrown in / throw-in,
+   called in round 2, partner revealed late) against issue 13's targets,
    and the mean over whole seeded table-mode games of every variant, all
    entered through the real UI by pressing keys (the shortest way round
    each menu) -- acknowledging each hand's result included.
@@ -24,7 +26,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "tests", "firmware"))
@@ -34,34 +35,6 @@ from bower_host import devicesim  # noqa: E402
 devicesim.install()
 
 from uikit import Driver, table_game  # noqa: E402
-
-TYPICAL = {
-    # Hearts turned, the second bidder orders, the makers take three.
-    "classic": ["up H", "pass", "order", "tricks 3"],
-    # Spades turned, the second bidder orders and calls the right bower;
-    # the makers take three; the partner is revealed (fourth in the list)
-    # and both took a trick.
-    "five": ["up S", "pass", "order", "partner JS", "tricks 3", "reveal 4", "notrick none"],
-    # The same hand entered trick by trick (maker, partner, maker,
-    # defender, maker), for comparison.
-    "five by trick": ["up S", "pass", "order", "partner JS", "by trick", "won 2", "won 4", "won 2",
-                      "won 1", "won 2", "reveal 4"],
-}
-TARGETS = {"classic": 8, "five": 14}
-
-
-def presses_for(variant, events):
-    d = Driver()
-    d.new_game(variant.split()[0])
-    d.presses = 0
-    for e in events:
-        if e == "by trick":
-            d.choose("by trick")
-        else:
-            d.enter(e)
-    d.press(3)  # OK: acknowledge the hand's result
-    return d.presses
-
 
 # Realistic hands per variant (issue 13, section 7): (name, options, events).
 # Each is entered on a fresh game through the menus, the shortest way round;
@@ -124,7 +97,6 @@ def hand_presses(variant, options, events):
     total = 0.0
     for s in "CDHS":
         _, alone = run([], "up " + s)
-        _, _ = None, None
         n, rest = run(events, "up " + s)
         total += n + rest - alone
     return total / 4
