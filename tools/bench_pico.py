@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Pico time without a Pico (`make bench`).
 
-    .venv/bin/python tools/bench_pico.py [--wall] [--only NAME] [--no-calibrate] [-v]
+    .venv/bin/python tools/bench_pico.py [--wall] [--no-calibrate] [--no-games] [--slowest N] [-v]
 
 Runs the real device loop (bower.board.run: buttons, debounce, the UI, the
 store on a littlefs2 filesystem, the real ssd1306 driver on an I2C bus) press
@@ -10,7 +10,12 @@ with the modules compiled as `bower deploy` compiles them (mpy-cross -O3);
 tools/pico_harness.py is the MicroPython side. Under callgrind every mark of
 the harness dumps the instructions executed since the last one, so each press
 gets an exact instruction count (--wall: the unix port's own clock instead,
-noisier, for machines without valgrind).
+noisier, for machines without valgrind). Every script runs in a process of
+its own, and so does the power-on after it (the resume, on the flash file the
+script left), with the port's heap set to HEAP (about the Pico's, counted in
+64-bit objects). Scripts: the three of the calibration and one seeded game of
+each variant entered through the menus (variant_games); about 10 minutes in
+all under callgrind.
 
 Estimated Pico time of a press, from the button's edge:
     wait   virtual ms from the edge to the loop pass that handles it
