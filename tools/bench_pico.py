@@ -455,7 +455,8 @@ def main(argv=None) -> int:
                 k, c = fit(pairs, phase_old, wall)
                 unit = "ns of Pico per unix-port us" if wall else "ns of Pico per x86-64 instruction"
                 print("Calibration against ../shared/pico-timing.md (commit %s, %d presses):" % (CAL_COMMIT, len(pairs)))
-                print("  fit: work = %.2f %s (%.2f ms per million), constant %.1f ms" % (k, unit, k, c))
+                per = "" if wall else " (%.2f ms per million)" % k
+                print("  fit: work = %.2f %s%s, constant %.1f ms" % (k, unit, per, c))
                 errs = {"first byte": [], "first frame": [], "last frame": []}
                 print("  %-8s %4s %-5s %8s %8s %8s %8s %8s %8s  (ms, measured / estimated)" % (
                     "script", "step", "key", "1st byte", "est", "1st frm", "est", "last", "est"))
