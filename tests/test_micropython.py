@@ -49,15 +49,19 @@ def _run(argv, cwd=REPO_ROOT):
     return proc.returncode, proc.stdout + proc.stderr
 
 
-def run_mp_tests(*paths):
-    """Run tests/mpy/run_tests.mjs; returns (exit code, output, (passed, failed) or None)."""
-    code, out = _run([_node(), RUN_TESTS, *paths])
+def _with_counts(code, out):
+    """(exit code, output, (passed, failed) from the runner's summary line or None)."""
     counts = None
     for line in out.splitlines():
         m = SUMMARY.match(line)
         if m:
             counts = (int(m.group(1)), int(m.group(2)))
     return code, out, counts
+
+
+def run_mp_tests(*paths):
+    """Run tests/mpy/run_tests.mjs; returns (exit code, output, (passed, failed) or None)."""
+    return _with_counts(*_run([_node(), RUN_TESTS, *paths]))
 
 
 def write_portable(tmp_path, name, body):
@@ -88,13 +92,7 @@ def _native():
 
 
 def run_native_tests(*only):
-    code, out = _run([_native(), RUN_NATIVE, REPO_ROOT, *only])
-    counts = None
-    for line in out.splitlines():
-        m = SUMMARY.match(line)
-        if m:
-            counts = (int(m.group(1)), int(m.group(2)))
-    return code, out, counts
+    return _with_counts(*_run([_native(), RUN_NATIVE, REPO_ROOT, *only]))
 
 
 def test_portable_tests_pass_under_the_native_micropython_port():

@@ -62,9 +62,9 @@ CAL_COMMIT = "ee9e0a7"
 ERASE_MS = 45.0
 PROG_MS = 1.0
 # --no-calibrate uses these (the fit of 2026-11-25); calibration refits k and c.
-PICO_NS_PER_INSN = 14.25
-FIT_CONSTANT_MS = -2.9
-BOOT_CONSTANT_MS = 150.0
+PICO_NS_PER_INSN = 13.82
+FIT_CONSTANT_MS = -1.9
+BOOT_CONSTANT_MS = 175.0
 US_PER_BYTE = 24.0
 # The unix port's heap: the Pico's ~240 KB, times ~1.7 for 64-bit objects,
 # plus the harness's own ~250 KB. Its default 2 MB would make every
@@ -171,34 +171,21 @@ class Run:
 def run_harness(fw: Path, scripts: dict[str, str], wall: bool) -> Run:
     # Each script in a process of its own, then its resume in another one on
     # the flash it left: every boot starts as a power-on does.
-    runs = [_run_one(fw, {name: keys}, wall, tag) for tag, (name, keys) in enumerate(scripts.items())]
+    runs = []
+    for name, keys in scripts.items():
+        tmp = Path(tempfile.mkdtemp(prefix="bench_pico_"))
+        try:
+            runs.append(_harness(fw, tmp, {name: keys}, wall))
+            runs.append(_harness(fw, tmp, {name + "/resume": ""}, wall))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
     marks, tx, costs = [], {}, []
     for r in runs:
-        base = len(marks)
+        for i, sizes in r.tx.items():
+            tx[len(marks) + i] = sizes
         marks += r.marks
         costs += r.costs
-        for i, sizes in r.tx.items():
-            tx[base + i] = sizes
     return Run(marks, tx, costs, wall)
-
-
-def _run_one(fw: Path, scripts: dict[str, str], wall: bool, tag: int) -> Run:
-    tmp = Path(tempfile.mkdtemp(prefix="bench_pico_"))
-    try:
-        out = None
-        for name, keys in list(scripts.items()) + [(n + "/resume", "") for n in scripts]:
-            r = _harness(fw, tmp, {name: keys}, wall)
-            if out is None:
-                out = r
-            else:
-                base = len(out.marks)
-                out.marks += r.marks
-                out.costs += r.costs
-                for i, sizes in r.tx.items():
-                    out.tx[base + i] = sizes
-        return out
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _harness(fw: Path, tmp: Path, scripts: dict[str, str], wall: bool) -> Run:
@@ -365,15 +352,10 @@ def fit(cal_presses: list[tuple[Press, tuple]], phase: float, wall: bool) -> tup
 
 
 def key_names(keys: str) -> list[str]:
-    names = {"o": "ok", "d": "down", "u": "up", "b": "back"}
-    out, n = [], 0
-    for ch in keys:
-        if ch.isdigit():
-            n = n * 10 + int(ch)
-        elif ch in names:
-            out += [names[ch]] * (n or 1)
-            n = 0
-    return out
+    from bower import keys as K
+
+    names = {K.UP: "up", K.DOWN: "down", K.OK: "ok", K.BACK: "back"}
+    return [names[ev] for ev in K.parse_keys(keys)]
 
 
 # ----- whole games of every variant --------------------------------------------

@@ -239,21 +239,8 @@ class Clock:
 
 
 clock = Clock()
-_PINS = {"u": 2, "d": 3, "o": 6, "b": 7}
-
-
-def parse(keys):
-    out = []
-    n = 0
-    for ch in keys:
-        if ch in " ,\t":
-            continue
-        if "0" <= ch <= "9":
-            n = n * 10 + ord(ch) - 48
-            continue
-        out += [ch] * (n or 1)
-        n = 0
-    return out
+_PINS = {}          # key event -> its GPIO (the default board.json), set in main()
+_parse = None       # bower.keys.parse_keys, set in main()
 
 
 def _drop_modules():
@@ -322,7 +309,7 @@ def boot(name, keys):
     gc.collect()
     _st["sc"] = _code(_SCRIPTS, name)
     _st["step"] = 0
-    clock.keys = parse(keys)
+    clock.keys = _parse(keys)
     clock.done = -1
     clock.idle = 0
     clock.release = -1
@@ -342,7 +329,12 @@ def main(argv):
     sys.path[:0] = [fw + "/lib", _REPO + "/tests/firmware"]
     import fake_machine
     fake_machine.install()
-    global bus
+    global bus, _parse
+    # Key letters as the simulator reads them; every boot drops the module
+    # again, so each boot still pays for importing it.
+    from bower.keys import parse_keys, UP, DOWN, OK, BACK
+    _parse = parse_keys
+    _PINS.update({UP: 2, DOWN: 3, OK: 6, BACK: 7})
     bus = Bus()
     _CFG = fw + "/board.json"
     _stdin = open(argv[2], "r+b")   # a FIFO nobody writes: the idle USB serial

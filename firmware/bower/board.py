@@ -141,7 +141,7 @@ class _Hw:
             return
         idle = self.idle
         last = [0] * len(pins)
-        both = self.both = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
+        both = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
 
         def make(i, p):
             v = p.value

@@ -12,8 +12,7 @@ from euchre import actions as A
 from euchre.actions import NOBODY, kind_of, arg_of, flag_of
 from euchre.cards import card_name
 
-_RARE = ("claim", "renege", "reveal", "throwin")
-# The same kinds as action kinds, in the order "more..." lists them.
+# The rare kinds of input, in the order "more..." lists them.
 _RARE_KINDS = (A.REVEAL, A.CLAIM, A.THROWIN, A.RENEGE)
 _DECLARE_KINDS = (A.FARMERS, A.TWOS, A.ACENOFACE, A.NINETENS)
 _KIND = {"reveal": "partner is", "throwin": "throw-in"}
@@ -54,7 +53,7 @@ def _pick(app, value):
     if isinstance(value, int):
         app.act_id(value)
     elif isinstance(value, tuple) and value[0] == "passes":
-        app.act_run(A.action(A.PASS), value[1])
+        app.act_id(A.action(A.PASS), value[1])
     elif isinstance(value, tuple):
         acts = value[1]
         if acts and isinstance(acts[0], int):

@@ -284,41 +284,27 @@ class App:
         _unload("bower.archive")
         _unload("bower.protocol")
 
-    def act_id(self, a):
-        # ``act`` for an action id from the engine's legal_ids(): no text is
-        # parsed; the log line's text is made after the frame.
-        if not self.commit():
-            return
-        g = self.game
-        hand_no = g.hand_no
-        try:
-            g.apply_id(a)
-        except IllegalAction as e:
-            self.notify(str(e))
-            return
-        self.later(lambda: self._record(g, action_name(a)))
-        if g.hand_no != hand_no:
-            self.by_trick = False
-        self.show_game()
-
-    def act_run(self, a, n):
-        # Action id ``a`` up to n times while it stays legal in this phase
-        # (everybody passes): one frame, then all of them to flash in one
-        # append, as one input.
+    def act_id(self, a, times=1):
+        # ``act`` for an action id from the engine's legal_ids() (no text is
+        # parsed; the log line's text is made after the frame). ``times``:
+        # again while it stays legal in this phase (everybody passes), all
+        # of them written in one append, as one input.
         if not self.commit():
             return
         g = self.game
         hand_no = g.hand_no
         phase = g.hand.phase
-        done = 0
-        while done < n and g.hand_no == hand_no and g.hand.phase == phase and a in g.hand.legal_ids():
+        try:
+            g.apply_id(a)
+        except IllegalAction as e:
+            self.notify(str(e))
+            return
+        done = 1
+        while done < times and g.hand_no == hand_no and g.hand.phase == phase and a in g.hand.legal_ids():
             g.apply_id(a)
             done += 1
-        if done:
-            self.later(lambda: self._record(g, action_name(a), 0, done))
-        if g.hand_no != hand_no:
-            self.by_trick = False
-        self.show_game()
+        self.later(lambda: self._record(g, action_name(a), 0, done))
+        self._moved(g, hand_no)
 
     def act(self, text):
         # Apply one input to the game, show the next screen, then (after the
@@ -333,6 +319,10 @@ class App:
             self.notify(str(e))
             return
         self.later(lambda: self._record(g, text))
+        self._moved(g, hand_no)
+
+    def _moved(self, g, hand_no):
+        # After an input: a new hand is entered as a whole again; its screen.
         if g.hand_no != hand_no:
             self.by_trick = False
         self.show_game()
@@ -360,10 +350,7 @@ class App:
 
     def _record(self, g, text, k=0, times=1):
         try:
-            if times == 1:
-                self.store.record(g, text)
-            else:
-                self.store.record(g, text, times)
+            self.store.record(g, text, times)
         except OSError as e:
             if e.args[0] != 28:  # ENOSPC; anything else is a real failure
                 raise

@@ -28,6 +28,15 @@ import sys
 sys.path.insert(0, "tests/engine")
 from helpers import fingerprint  # noqa: E402  (the engine tests' state digest)
 
+# A Classic game to 5 through the store's eyes: an undo inside a hand, one
+# back over a hand boundary, a misdeal, the end of the game undone and
+# entered again (the portable store and full-flash tests).
+UNDO_GAME = ["up H", "pass", "order", "tricks 3",
+             "up S", "pass", "undo", "order", "won 2", "claim 2",
+             "up C", "undo", "undo", "claim 3", "up C", "order", "tricks 3",
+             "redeal", "up D", "pass", "order", "tricks 1",
+             "up S", "order", "tricks 5", "undo", "tricks 5"]
+
 
 class PowerCut(OSError):
     pass

@@ -8,16 +8,12 @@
 # synced games make room, the game being recorded never goes. Plain
 # asserts, a size-limited FakeFS; the UI side is test_full_flash.py.
 
-from fakefs import FakeFS, FILE_BYTES, observe, play
+from fakefs import UNDO_GAME, FakeFS, FILE_BYTES, observe, play
 from bower.store import Store, DEFAULTS
 from euchre import Game, Rules, IllegalAction
 from euchre import log
 
-INPUTS = ["up H", "pass", "order", "tricks 3",
-          "up S", "pass", "undo", "order", "won 2", "claim 2",
-          "up C", "undo", "undo", "claim 3", "up C", "order", "tricks 3",
-          "redeal", "up D", "pass", "order", "tricks 1",
-          "up S", "order", "tricks 5", "undo", "tricks 5"]
+INPUTS = UNDO_GAME
 LOG = "/games/g0001.log"
 
 

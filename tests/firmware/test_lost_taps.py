@@ -21,8 +21,10 @@ from test_board_loop import DOWN, OK, boot  # noqa: E402
 BUSY_MS = 150
 
 
-def run_taps(tmp_path, monkeypatch, taps, irq=True):
-    # taps: [(t, gpio, ms held)]; returns the events the app handled.
+def run_taps(tmp_path, monkeypatch, taps, irq=True, calls=(), until=None):
+    # taps: [(t, gpio, ms held)]; calls: [(t, fn)] run when the clock gets
+    # there; irq: level changes fire the pin interrupts. Returns the events
+    # the app handled.
     seen = []
     handle = ui.App.handle
 
@@ -53,8 +55,9 @@ def run_taps(tmp_path, monkeypatch, taps, irq=True):
     script = []
     for t, pin, ms in taps:
         script += [(t, pin, 0), (t + ms, pin, 1)]
-    end = max(t + ms for t, _, ms in taps) + 1000
-    boot(tmp_path, script, until=end)
+    if until is None:
+        until = max(t + ms for t, _, ms in taps) + 1000
+    boot(tmp_path, script, until=until, calls=calls)
     return seen
 
 
@@ -100,31 +103,7 @@ def test_a_tap_inside_a_flash_write_counts_from_its_latched_interrupt(tmp_path, 
         return [(t0, lambda: fm.set_level(pin, 0)), (t0 + 40, lambda: fm.set_level(pin, 1)),
                 (t0 + 45, fire)]
 
-    seen = []
-    handle = ui.App.handle
-
-    def counting(self, ev, now):
-        seen.append(ev)
-        return handle(self, ev, now)
-
-    monkeypatch.setattr(ui.App, "handle", counting)
-    clock_box = []
-
-    def busy_poll(self):
-        c = clock_box[0]
-        for _ in range(BUSY_MS):
-            c.t += 1
-            c._apply()
-
-    monkeypatch.setattr(link.Link, "poll", busy_poll)
-    real_run = board.run
-
-    def run(cfg, root, clock, stop, stdin, write):
-        clock_box.append(clock)
-        fm.auto_irq = False       # no interrupt during the tap itself
-        return real_run(cfg, root, clock, stop, stdin, write)
-
-    monkeypatch.setattr(board, "run", run)
     calls = latched_tap(DOWN, 1000) + latched_tap(DOWN, 1400) + latched_tap(OK, 1800)
-    boot(tmp_path, (), until=3000, calls=calls)
+    # No interrupt during the taps themselves: only the latched one fires.
+    seen = run_taps(tmp_path, monkeypatch, (), irq=False, calls=calls, until=3000)
     assert seen == [2, 2, 3], seen

@@ -5,18 +5,12 @@
 # asserts, an in-memory FakeFS; the full suites are test_store.py and
 # test_store_powercut.py (CPython).
 
-from fakefs import FakeFS, PowerCut, observe, play, run_game, count_done, expect_settings
+from fakefs import UNDO_GAME, FakeFS, PowerCut, observe, play, run_game, count_done, expect_settings
 from bower.store import Store, DEFAULTS
 from euchre import Game, Rules, IllegalAction
 from euchre import log
 
-# A Classic game to 5: an undo inside a hand, one back over a hand
-# boundary, a misdeal, the end of the game undone and entered again.
-INPUTS = ["up H", "pass", "order", "tricks 3",
-          "up S", "pass", "undo", "order", "won 2", "claim 2",
-          "up C", "undo", "undo", "claim 3", "up C", "order", "tricks 3",
-          "redeal", "up D", "pass", "order", "tricks 1",
-          "up S", "order", "tricks 5", "undo", "tricks 5"]
+INPUTS = UNDO_GAME   # a Classic game to 5 with undos (fakefs.py)
 LOG = "/games/g0001.log"
 
 
