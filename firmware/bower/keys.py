@@ -13,9 +13,10 @@ BACK_LONG = 6    # BACK held 600 ms or more: undo
 LETTERS = {"u": UP, "d": DOWN, "o": OK, "b": BACK, "O": OK_LONG, "B": BACK_LONG}
 
 
-def parse_keys(text):
+def parse_keys(text, limit=0):
     # "ddo B" -> [DOWN, DOWN, OK, BACK_LONG]; a digit repeats the next
-    # letter ("3d" is three DOWNs).
+    # letter ("3d" is three DOWNs). ``limit``: refuse more presses than that
+    # (ValueError) before building them.
     out = []
     count = 0
     for ch in text:
@@ -26,6 +27,9 @@ def parse_keys(text):
             continue
         if ch not in LETTERS:
             raise ValueError("unknown key %r (use u d o b O B)" % ch)
-        out += [LETTERS[ch]] * (count or 1)
+        n = count or 1
+        if limit and len(out) + n > limit:
+            raise ValueError("more than %d key presses" % limit)
+        out += [LETTERS[ch]] * n
         count = 0
     return out

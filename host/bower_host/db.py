@@ -312,13 +312,19 @@ class Library:
     """The SQLite game library. See the module docstring.
 
     :param path: the database file (default: ``default_path()``).
-    :raises LibraryError: the file cannot be opened or has an unknown schema.
+    :param create: make the file when it does not exist (False for read-only use).
+    :raises LibraryError: the file cannot be opened, is missing (``create`` False)
+        or has an unknown schema.
     """
 
-    def __init__(self, path: str | os.PathLike | None = None, clock=time.time):
+    def __init__(self, path: str | os.PathLike | None = None, clock=time.time, create: bool = True):
         self.path = Path(path).expanduser() if path else default_path()
         self.raw_dir = self.path.parent / "raw"
         self._clock = clock
+        if not create and not self.path.is_file():
+            # Read commands: a mistyped path must not become a new, empty library.
+            raise LibraryError(f"the game library {self.path} is empty (no such file): sync a device first "
+                               "(bower sync), or give the right --db")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(str(self.path), isolation_level=None)

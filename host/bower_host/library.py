@@ -30,8 +30,9 @@ MAX_SEATS = 5
 # ----- helpers ----------------------------------------------------------------
 
 def open_library(path) -> Library:
+    # The read commands' library: an existing one only.
     try:
-        return Library(path)
+        return Library(path, create=False)
     except LibraryError as e:
         raise CommandError(str(e))
 

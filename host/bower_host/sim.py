@@ -93,7 +93,8 @@ def _firmware_version() -> str:
     return getattr(bower, "__version__", "sim")
 
 
-def draw_terminal(dev: Device, out=sys.stdout, clear: bool = True) -> None:
+def draw_terminal(dev: Device, out=None, clear: bool = True) -> None:
+    out = out or sys.stdout   # looked up now: stdout may have been replaced
     art = screen.halfblocks(dev.gddram() if dev.lit() else bytes(1024))
     border = "+" + "-" * 128 + "+"
     lines = [border] + ["|" + line + "|" for line in art.splitlines()] + [border]
@@ -104,9 +105,22 @@ def draw_terminal(dev: Device, out=sys.stdout, clear: bool = True) -> None:
     out.flush()
 
 
+MAX_PRESSES = 100_000   # a scripted run longer than this is a typo (and takes minutes)
+
+
+def _scale(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    if not 1 <= v <= 64:
+        raise argparse.ArgumentTypeError(f"{v} is out of range: 1 to 64 screenshot pixels per OLED pixel")
+    return v
+
+
 def run_script(dev: Device, keys: str, step_ms: int = 200) -> None:
     now = dev.now()
-    for ev in K.parse_keys(keys):
+    for ev in K.parse_keys(keys, MAX_PRESSES):
         now += step_ms
         dev.press(ev, now)
 
@@ -165,6 +179,11 @@ def do_sim(args) -> int:
 
         rnd = random.Random(args.seed)
         rand = rnd.randrange
+    if args.keys is not None:
+        try:
+            K.parse_keys(args.keys, MAX_PRESSES)   # refused before the device starts
+        except ValueError as e:
+            raise CommandError(f"--keys: {e}")
     try:
         dev = Device(flash, rand)
     except OSError as e:
@@ -178,7 +197,10 @@ def do_sim(args) -> int:
     elif sys.stdin.isatty():
         interactive(dev)
     else:
-        run_script(dev, sys.stdin.read())
+        try:
+            run_script(dev, sys.stdin.read())
+        except ValueError as e:
+            raise CommandError(f"keys on standard input: {e}")
         draw_terminal(dev, clear=False)
     if args.screenshot:
         screen.save_png(dev.gddram() if dev.lit() else bytes(1024), args.screenshot, scale=args.scale)
@@ -191,7 +213,7 @@ def register(sub) -> None:
     p.add_argument("--keys", help="scripted presses instead of the keyboard: u d o b, O (long OK), B (long BACK: undo); "
                                   "a number repeats the next key, e.g. '3d o'")
     p.add_argument("--screenshot", metavar="PNG", help="save the final screen as a PNG")
-    p.add_argument("--scale", type=int, default=4, help="screenshot pixels per OLED pixel (default 4)")
+    p.add_argument("--scale", type=_scale, default=4, help="screenshot pixels per OLED pixel (default 4)")
     p.add_argument("--flash", metavar="DIR", help="directory standing in for the device's flash "
                                                   "(default: the user data directory's sim-flash)")
     p.add_argument("--fresh", action="store_true", help="wipe the simulated flash first (a new device)")

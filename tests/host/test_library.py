@@ -293,3 +293,12 @@ def test_five_handed_quick_entry_is_stored_and_exported(bower, db_path, kit, tmp
     assert bower("export", "--format", "csv", "-o", out_file, "--db", db_path)[0] == 0
     [r] = list(csv.DictReader(io.StringIO(out_file.read_text())))
     assert (r["maker_tricks"], r["seat2_points"], r["seat4_points"], r["seat4_tricks"]) == ("4", "1", "0", "0")
+
+
+def test_read_commands_never_create_a_library(bower, tmp_path):
+    # A mistyped --db: the same clear error, and no new file or folder.
+    missing = tmp_path / "typo" / "bower.sqlite3"
+    for args in (["games"], ["stats"], ["export"]):
+        rc, out, err = bower(*args, "--db", missing)
+        assert rc == 1 and "is empty" in err and "--db" in err and "Traceback" not in err
+    assert not (tmp_path / "typo").exists()
