@@ -147,6 +147,7 @@ def build(tree: Path, out: Path) -> None:
 
     deploy.compile_tree(tree, out, "armv6m")
     shutil.copy(tree / "hardware" / "board.json", out / "board.json")
+    (out / "board.ok").write_bytes(deploy.board_ok(out / "board.json", out / "lib" / "bower" / "boardcfg.mpy"))
 
 
 def checkout(commit: str, dest: Path) -> bool:

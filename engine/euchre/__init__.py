@@ -8,10 +8,27 @@
 # >>> g = Game(Rules("classic"))
 # >>> g.legal_actions()[:2]
 # ['up C', 'up D']
-
-from euchre.cards import card_name, parse_card, parse_cards, card_names
-from euchre.rules import Rules, variant_names, VARIANTS, OPTIONS
-from euchre.hand import Hand, IllegalAction, CHANCE, TABLE, TERMINAL
-from euchre.game import Game
+#
+# The names below load their module on first use (PEP 562's module
+# ``__getattr__``, which MicroPython has too): the device boots to its home
+# screen with only ``euchre.log`` imported, and the rules, hands and games
+# load when a game needs them.
 
 __version__ = "0.1.0"
+
+# Public name -> the module that defines it.
+_HOME = {"card_name": "cards", "parse_card": "cards", "parse_cards": "cards", "card_names": "cards",
+         "Rules": "rules", "variant_names": "rules", "VARIANTS": "rules", "OPTIONS": "rules",
+         "Hand": "hand", "IllegalAction": "hand", "CHANCE": "hand", "TABLE": "hand", "TERMINAL": "hand",
+         "Game": "game"}
+
+
+def __getattr__(name):
+    # A public name, or a submodule (``from euchre import hand``: MicroPython
+    # asks this function before it looks for the submodule).
+    mod = _HOME.get(name)
+    try:
+        m = __import__("euchre." + (mod or name), None, None, ("_",))
+    except ImportError:
+        raise AttributeError("module 'euchre' has no attribute '%s'" % name)
+    return getattr(m, name) if mod else m

@@ -11,7 +11,6 @@
 
 from binascii import crc32
 from euchre.log import encode_line, decode_line, header_payload, UNDO
-from euchre.game import game_from_header
 from bower.store import DEFAULTS
 
 
@@ -44,22 +43,23 @@ def _settings(d):
 
 
 def _boot(st, r):
-    # Make the directories, remove what interrupted writes left, load the
-    # settings record (defaults with a warning if it is corrupt or missing).
+    # Remove what interrupted writes left, load the settings record
+    # (defaults with a warning if it is corrupt or missing). A new device
+    # (no games directory yet) writes nothing: its defaults are what no
+    # settings file means, and the first game or setting saved writes it.
     fs = st.fs
     d = st._d
     g = st._g
-    for p in (r, d):
-        try:
-            fs.mkdir(p)
-            new = 1
-        except OSError:
-            new = 0
-    top = 0
+    try:
+        fs.mkdir(r)
+    except OSError:
+        pass
+    new = top = 0
     try:
         ls = fs.listdir(d)
     except OSError:
-        ls = []  # no room for the directory: made with the first game
+        ls = []  # made with the first game
+        new = 1
     for p in ls:
         if p[-4:] == ".tmp" or p[-3:] in (".ck", ".st") and p[:-3] + ".log" not in ls:
             try:
@@ -79,9 +79,8 @@ def _boot(st, r):
     except (TypeError, ValueError, KeyError):
         pass
     st._next = max(n, top + 1)  # ids are never reused
-    if e:
-        if not new:
-            st.warnings.append("settings reset: file " + e)
+    if e == "corrupt" or e and not new:
+        st.warnings.append("settings reset: file " + e)
         try:
             _room(st, _save, st)
         except OSError:
@@ -317,6 +316,7 @@ def _load(st, gid, ck):
     # Rebuild from checkpoint ``ck`` (or the start) and the lines after
     # it; None if ``ck`` is stale (an undo went back past it).
     # :raises ValueError: a corrupt line before the last, or one the rules refuse.
+    from euchre.game import game_from_header  # the engine: not needed to boot to home
     with st._o(st._g + gid + ".log", "rb") as f:
         b = f.readline()
         game = game_from_header(decode_line(b.decode(), 1))
@@ -385,7 +385,11 @@ def _crc(st, gid):
 def games(st):
     # Every game on flash, oldest first.
     out = []
-    ids = [p[:-4] for p in st.fs.listdir(st._d) if p[-4:] == ".log" and _gid(p[:-4])]
+    try:
+        ls = st.fs.listdir(st._d)
+    except OSError:
+        ls = ()  # a new device: no games directory before the first game
+    ids = [p[:-4] for p in ls if p[-4:] == ".log" and _gid(p[:-4])]
     for gid in sorted(ids, key=lambda s: int(s[1:])):
         s = st._st(gid)
         c = _crc(st, gid)

@@ -15,14 +15,16 @@
 # app.handle, render and show the changed pages when app.dirty, app.tick
 # (which writes the inputs just shown to flash), link.poll; when idle it
 # sleeps up to 10 ms in 1 ms steps (a button edge ends the sleep), and once
-# per quiet spell warms the app and collects garbage.
+# per quiet spell warms the app (a module per pass) and collects garbage.
 #
 # Errors: no display -> a message on the REPL and the LED blinks 2 (nothing
 # on the bus) or 3 (something else answers) times every 2 s, rescanning
 # until the display answers; a bad board.json -> 4 blinks; an exception in
 # the app -> a line in /crash.log, "Bower error" on the screen, a button
 # press soft resets (5 blinks if even the pins could not be set up).
-# Ctrl-C (mpremote) stops the app cleanly and leaves to the REPL.
+# Ctrl-C (mpremote) stops the app cleanly and leaves to the REPL. Those paths
+# are in bower.fault, the CircuitPython pins and clock in bower.cpboard: both
+# load only when needed.
 
 import gc
 import sys
@@ -38,7 +40,14 @@ _IDLE_MS = 10        # longest sleep per loop pass when nothing happened ...
 _POLL_MS = 1         # ... taken in steps this long, ended by a button edge
 _GC_IDLE_MS = 120    # idle this long after a press: collect garbage, warm up
 _BEEP_MS = 25
-_CRASH_MAX = 4096    # /crash.log is moved to /crash.old beyond this
+
+# The SSD1306 set-up of micropython-lib's ssd1306.init_display, as one
+# command stream (control byte 00), ending with the panel still off (AE):
+# horizontal addressing, start line 0, segment remap A1, 64 rows, COM scan
+# C8, offset 0, COM pins 12, clock 80, precharge F1, VCOMH 30, contrast FF,
+# RAM shown (A4), not inverted (A6), internal IREF (AD 30), charge pump on.
+_SETUP = (b"\x00\xae\x20\x00\x40\xa1\xa8\x3f\xc8\xd3\x00\xda\x12\xd5\x80\xd9\xf1\xdb\x30"
+          b"\x81\xff\xa4\xa6\xad\x30\x8d\x14")
 
 
 def _led():
@@ -69,10 +78,10 @@ class _Hw:
         e = cfg["encoder"]
         self.addr = i["addr"]
         self.idle = 1 if b["active_low"] else 0      # level of a released button
-        from bower.boardcfg import BUTTONS
-        pins = [b[n] for n in BUTTONS]
+        pins = [b["up"], b["down"], b["ok"], b["back"]]   # boardcfg.BUTTONS
         if _CP:
-            self._cp(cfg, i, pins, e)
+            from bower.cpboard import setup
+            setup(self, cfg, i, pins, e)
         else:
             self._mp(cfg, i, pins, e)
 
@@ -99,36 +108,6 @@ class _Hw:
             self.pwm.duty_u16(0)
         self.id = "".join(["%02x" % x for x in machine.unique_id()])
         self.reset = machine.soft_reset
-
-    def _cp(self, cfg, i, pins, e):
-        # CircuitPython: adafruit_ssd1306, digitalio, pwmio; the encoder is
-        # polled (no pin interrupts there).
-        import board
-        import busio
-        import digitalio
-        import microcontroller
-        import supervisor
-
-        def pin(n, up):
-            p = digitalio.DigitalInOut(getattr(board, "GP%d" % n))
-            p.pull = digitalio.Pull.UP if up else digitalio.Pull.DOWN
-            return lambda: int(p.value)
-
-        self.i2c = busio.I2C(getattr(board, "GP%d" % i["scl"]), getattr(board, "GP%d" % i["sda"]),
-                             frequency=i["freq"])
-        self.keys = [pin(n, self.idle) for n in pins]
-        if e["enabled"]:
-            enc = self.enc = Encoder()
-            a = pin(e["a"], 1)
-            b = pin(e["b"], 1)
-            self.push = pin(e["push"], 1)
-            self.turns = lambda: enc.update(a(), b())
-        if cfg["buzzer"]["enabled"]:
-            import pwmio
-            self.pwm = pwmio.PWMOut(getattr(board, "GP%d" % cfg["buzzer"]["pin"]),
-                                    frequency=2000, duty_cycle=0)
-        self.id = "".join(["%02x" % x for x in microcontroller.cpu.uid])
-        self.reset = supervisor.reload
 
     def catch_edges(self, buttons, ticks_ms):
         # Pin interrupts (MicroPython) put every button edge in the buttons'
@@ -173,7 +152,16 @@ class _Hw:
             from bower.cpdisplay import driver
             return driver(self.i2c, self.addr)
         import ssd1306
-        return ssd1306.SSD1306_I2C(128, 64, self.i2c, self.addr)
+
+        class Oled(ssd1306.SSD1306_I2C):
+            # micropython-lib's driver, set up in one transaction and left
+            # dark (its own set-up sends a blank frame and lights the panel):
+            # bower.display lights it once the first frame is in its RAM.
+            dark = True
+
+            def init_display(self):
+                self.i2c.writeto(self.addr, _SETUP)
+        return Oled(128, 64, self.i2c, self.addr)
 
     def mask(self):
         # Pressed buttons as bits: 0 UP, 1 DOWN, 2 OK (or the encoder's push), 3 BACK.
@@ -193,21 +181,6 @@ class _Hw:
             self.pwm.duty_u16(16384 if on else 0)
 
 
-class _CPClock:
-    # CircuitPython has no time.ticks_ms: this one wraps at 2**30 like it.
-    def __init__(self):
-        import time
-        self._t = time
-        self.time = time.time
-        self.ticks_diff = ticks_diff
-
-    def ticks_ms(self):
-        return (self._t.monotonic_ns() // 1000000) & 0x3FFFFFFF
-
-    def sleep_ms(self, ms):
-        self._t.sleep(ms / 1000)
-
-
 def run(cfg_path="/board.json", root="/", clock=None, stop=None, stdin=None, write=None):
     # Boot Bower and run it until Ctrl-C (or until stop() is true: tests).
     # clock: ticks_ms/ticks_diff/sleep_ms (+ time) like MicroPython's time
@@ -216,7 +189,8 @@ def run(cfg_path="/board.json", root="/", clock=None, stop=None, stdin=None, wri
     gc.collect()
     if clock is None:
         if _CP:
-            clock = _CPClock()
+            from bower.cpboard import Clock
+            clock = Clock()
         else:
             import time as clock
     if root[-1:] != "/":
@@ -225,28 +199,60 @@ def run(cfg_path="/board.json", root="/", clock=None, stop=None, stdin=None, wri
     try:
         start = clock.ticks_ms()
         try:
-            from bower import boardcfg
-            cfg = boardcfg.load(cfg_path)
+            cfg = _checked(cfg_path)
+            if cfg is None:
+                from bower import boardcfg
+                cfg = boardcfg.load(cfg_path)
         except ValueError as e:
-            _log(root, str(e))
-            _halt(clock, stop, 4, e)
+            from bower import fault
+            fault.log(root, str(e))
+            fault.halt(_led(), clock, stop, 4, e)
             return
         try:
             hw = _Hw(cfg)
             _drop("bower.boardcfg")  # its checks are for the boot only
-            if not _wait_display(hw, cfg["display"]["i2c"], clock, stop):
-                return
+            i = cfg["display"]["i2c"]
+            if hw.addr not in hw.scan():
+                from bower.fault import wait_display
+                if not wait_display(hw, i, clock, stop):
+                    return
             from bower.display import Display
-            disp = Display(hw.driver())
+            disp = Display(hw.driver(), cfg["display"]["rotate"])
             _loop(hw, disp, {"version": __version__, "device": hw.id, "board": cfg},
                   root, clock, stop, stdin, write)
         except KeyboardInterrupt:
             raise
         except Exception as e:
-            _crash(hw, disp, root, clock, clock.ticks_diff(clock.ticks_ms(), start), e, stop)
+            gc.collect()  # the app's heap back (a MemoryError?) for the handler
+            from bower.fault import crash
+            crash(hw, disp, root, clock, clock.ticks_diff(clock.ticks_ms(), start), e, stop, __version__,
+                  hw.led if hw else _led())
     except KeyboardInterrupt:
         print("Bower stopped (Ctrl-C). Ctrl-D restarts it.")
-        _message(disp, "Bower stopped", ("USB REPL", "", "Ctrl-D or", "replug: restart"), "")
+        from bower.fault import message
+        message(disp, "Bower stopped", ("USB REPL", "", "Ctrl-D or", "replug: restart"), "")
+
+
+def _checked(path):
+    # The configuration `bower deploy` checked, if board.json and the checker
+    # (bower.boardcfg) are still the files it checked with: deploy leaves
+    # board.ok beside board.json, {"crc": [CRC-32 of board.json, of
+    # boardcfg.mpy], "cfg": the merged result}. Else None: check it now.
+    from binascii import crc32
+    import json
+    import bower
+    try:
+        with open(path[:-4] + "ok") as f:
+            ok = json.load(f)
+        with open(path, "rb") as f:
+            a = crc32(f.read())
+        with open(bower.__file__.rsplit("/", 1)[0] + "/boardcfg.mpy", "rb") as f:
+            b = crc32(f.read())
+        if ok["crc"] == [a, b] and type(ok["cfg"]) is dict:
+            return ok["cfg"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass
+    return None
 
 
 def _drop(name):
@@ -327,147 +333,15 @@ def _loop(hw, disp, info, root, clock, stop, stdin, write):
             quiet = 0
             tidy = False
         elif not tidy and quiet >= _GC_IDLE_MS:
-            # Between presses: load what the next press will need, then
-            # collect, so a press rarely pays for either.
-            tidy = True
-            app.warm()
-            gc.collect()
+            # Between presses: load what the next press will need (a module
+            # per pass, the buttons read in between), then collect, so a
+            # press rarely pays for either.
+            if not app.warm():
+                tidy = True
+                gc.collect()
         else:
             # Sleep up to _IDLE_MS, waking at once for a button edge.
             for _ in range(_IDLE_MS // _POLL_MS):
                 if buttons.waiting() or hw.mask() != mask:
                     break
                 sleep_ms(_POLL_MS)
-
-
-# ----- when things go wrong ------------------------------------------------------------
-
-
-def _blink(led, clock, n):
-    # n short blinks of the LED (a 0/1 setter or None), then a pause: 2 s in all.
-    for _ in range(n):
-        if led:
-            led(1)
-        clock.sleep_ms(150)
-        if led:
-            led(0)
-        clock.sleep_ms(250)
-    clock.sleep_ms(2000 - 400 * n)
-
-
-def _halt(clock, stop, n, msg):
-    # Blink n forever (until Ctrl-C, or stop() in tests), repeating msg so
-    # that `mpremote repl` shows it whenever it connects.
-    led = _led()
-    while stop is None or not stop():
-        print(msg)
-        _blink(led, clock, n)
-
-
-def _wait_display(hw, i, clock, stop):
-    # True once the display answers on the bus; False if stop() says so.
-    # Until then the message is repeated every 2 s (for `mpremote repl`).
-    missing = False
-    while True:
-        found = hw.scan()
-        if hw.addr in found:
-            if missing:
-                print("Bower: display found at 0x%02X" % hw.addr)
-            return True
-        missing = True
-        if found:
-            n = 3
-            msg = ("no display at 0x%02X (%d) on I2C%d; the bus has %s. Set \"addr\" in board.json "
-                   "to the display's address (60 = 0x3C, 61 = 0x3D)."
-                   % (hw.addr, hw.addr, i["bus"], ", ".join(["0x%02X" % a for a in found])))
-        else:
-            n = 2
-            msg = ("nothing answers on I2C%d (SDA GP%d, SCL GP%d). Check the display's 3V3 and "
-                   "GND, SDA/SCL (not swapped) and the solder joints." % (i["bus"], i["sda"], i["scl"]))
-        print("Bower:", msg)
-        _blink(hw.led, clock, n)
-        if stop is not None and stop():
-            return False
-
-
-def _log(root, line):
-    # Append a line to /crash.log, moving a full one to /crash.old first.
-    import os
-    path = root + "crash.log"
-    try:
-        if os.stat(path)[6] > _CRASH_MAX:
-            try:
-                os.remove(root + "crash.old")
-            except OSError:
-                pass
-            os.rename(path, root + "crash.old")
-    except OSError:
-        pass
-    try:
-        with open(path, "a") as f:
-            f.write(line + "\n")
-    except OSError:
-        pass
-
-
-def _message(disp, title, lines, foot):
-    if disp is None:
-        return
-    try:
-        fb = disp.fb
-        fb.fill(0)
-        fb.text(title, 0, 0, 1)
-        fb.hline(0, 10, 128, 1)
-        for i in range(len(lines)):
-            fb.text(lines[i], 0, 14 + 8 * i, 1)
-        fb.text(foot, 0, 56, 1)
-        disp.power(True)
-        disp.contrast(255)
-        disp.show()
-        return True
-    except Exception:
-        return False
-
-
-def _crash(hw, disp, root, clock, uptime, e, stop):
-    import io
-    s = io.StringIO()
-    if hasattr(sys, "print_exception"):
-        sys.print_exception(e, s)
-    else:
-        import traceback
-        traceback.print_exception(type(e), e, e.__traceback__, file=s)
-    # "Type: message | File ..., line N, in f | ..." on one line.
-    lines = [ln.strip() for ln in s.getvalue().split("\n") if ln.strip()[:9] not in ("", "Traceback")]
-    text = " | ".join(lines[-1:] + lines[:-1])[:400]
-    print("Bower error:", text)
-    _log(root, "%d ms v%s %s" % (uptime, __version__, text))
-    msg = "%s: %s" % (type(e).__name__, e)
-    lines = [msg[k:k + 16] for k in range(0, min(len(msg), 80), 16)]
-    if isinstance(e, OSError) and e.args[:1] == (28,):
-        # The flash is full (the app makes room itself; this is the last
-        # resort): say what helps.
-        lines = ["Flash is full.", "Sync with the", "computer: bower", "sync, or free it", "over USB."]
-    shown = _message(disp, "Bower error", lines, "Press a button")
-    if hw is None:
-        _halt(clock, stop, 5, "Bower error: " + text)
-        return
-    # Wait for a new press (seen twice, 20 ms apart), then start afresh.
-    held = hw.mask()
-    seen = 0
-    led = hw.led
-    while stop is None or not stop():
-        if shown:
-            if led:
-                led(1)
-            clock.sleep_ms(20)
-        else:
-            _blink(led, clock, 5)
-        m = hw.mask()
-        new = m & ~held
-        if new & seen:
-            if led:
-                led(0)
-            hw.reset()
-        seen = new
-        held &= m

@@ -31,26 +31,16 @@ _MINUS = b"\x00\x00\x00\x1f\x00\x00\x00"
 _PLUS = b"\x00\x04\x04\x1f\x04\x04\x00"
 
 
-def _runs(rows):
-    # A bitmap as its horizontal runs of lit dots, flattened (x, y, length)
-    # triples: one hline each instead of one pixel call per dot.
-    out = []
-    for j in range(7):
-        r = rows[j]
-        i = 0
-        while i < 7:
-            if r & (64 >> i):
-                k = i + 1
-                while k < 7 and r & (64 >> k):
-                    k += 1
-                out += (i, j, k - i)
-                i = k
-            else:
-                i += 1
-    return bytes(out)
-
-
-_SUIT_RUNS = [_runs(b) for b in _SUITS]
+# _SUITS as horizontal runs of lit dots, flattened (x, y, length) triples:
+# one hline each instead of one pixel call per dot. Precomputed (a test
+# derives them from _SUITS again).
+_SUIT_RUNS = (
+    b"\x02\x00\x03\x01\x01\x05\x02\x02\x03\x00\x03\x02\x03\x03\x01\x05\x03\x02\x00\x04\x07\x00\x05\x02"
+    b"\x03\x05\x01\x05\x05\x02\x02\x06\x03",
+    b"\x03\x00\x01\x02\x01\x03\x01\x02\x05\x00\x03\x07\x01\x04\x05\x02\x05\x03\x03\x06\x01",
+    b"\x01\x00\x02\x04\x00\x02\x00\x01\x07\x00\x02\x07\x00\x03\x07\x01\x04\x05\x02\x05\x03\x03\x06\x01",
+    b"\x03\x00\x01\x02\x01\x03\x01\x02\x05\x00\x03\x07\x00\x04\x07\x03\x05\x01\x02\x06\x03",
+)
 
 
 def suit(fb, s, x, y, c=1):

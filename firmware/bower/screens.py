@@ -59,14 +59,8 @@ class Message:
             y += 8
 
 
-def home(app):
-    items = [("New game", "new"), ("Settings", "settings"), ("About", "about")]
-    if app.game is not None and not app.game.result:
-        items.insert(0, ("Continue game", "continue"))
-    return Menu("Bower", items, _home_pick)
-
-
-def _home_pick(app, v):
+def home_pick(app, v):
+    # OK on a row of the home menu (bower.home).
     if v == "continue":
         app.show_game()
     elif v == "new":

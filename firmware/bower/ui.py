@@ -10,8 +10,6 @@
 
 from bower import gfx
 from bower.keys import UP, DOWN, OK, BACK, OK_LONG, BACK_LONG
-from euchre import IllegalAction
-from euchre.actions import action_name
 
 SUITS = gfx.SUIT_CH
 TOAST_MS = 1800
@@ -205,10 +203,18 @@ class App:
         return True
 
     def warm(self):
-        # While idle: load the game screens before the first hand needs them
-        # (the menus are dropped during a hand, see show_game).
+        # While idle: load what the next press may need, one module per call
+        # (the board loop calls again while it stays idle, reading the
+        # buttons in between); False once nothing is left. Outside a game:
+        # the menus (not loaded to boot) and the game screens (the menus are
+        # dropped during a hand, see show_game).
+        import sys
         if self.game is None or self.game.result:
-            import bower.play  # noqa: F401
+            for m in ("bower.screens", "bower.play"):
+                if m not in sys.modules:
+                    __import__(m)
+                    return True
+        return False
 
     def buttons_seen(self, mask):
         # Raw pressed-buttons mask from the board loop (button test screen).
@@ -262,7 +268,7 @@ class App:
     def home(self):
         if self.game is not None and self.game.result:
             self.store.close()  # the game-over screen is left
-        from bower.screens import home
+        from bower.home import home
         self.stack = [home(self)]
         self.dirty = True
 
@@ -281,6 +287,7 @@ class App:
         # parts are not needed while it is played: give their heap back
         # (they load again from flash when used).
         _unload("bower.screens")
+        _unload("bower.home")
         _unload("bower.archive")
         _unload("bower.protocol")
 
@@ -291,6 +298,8 @@ class App:
         # of them written in one append, as one input.
         if not self.commit():
             return
+        from euchre.hand import IllegalAction
+        from euchre.actions import action_name
         g = self.game
         hand_no = g.hand_no
         phase = g.hand.phase
@@ -311,6 +320,7 @@ class App:
         # frame, see later) write the input to flash.
         if not self.commit():
             return
+        from euchre.hand import IllegalAction
         g = self.game
         hand_no = g.hand_no
         try:
@@ -331,6 +341,7 @@ class App:
         # Take back the last input (long BACK), down to the game's start.
         if not self.commit():
             return
+        from euchre.hand import IllegalAction
         k = self.acked
         g = self.game
         try:

@@ -118,7 +118,36 @@ def test_boot_draws_the_home_screen_on_the_display(tmp_path):
     # Idle: the loop sleeps instead of spinning, and sends nothing more.
     assert b.clock.slept >= 400
     assert b.out == []
-    assert (b.root / "games").is_dir()                # the store lives under root
+    # A new device boots without writing to its flash (the first game does).
+    assert b.root.is_dir() and list(b.root.iterdir()) == []
+
+
+def test_boot_sends_one_frame_and_lights_the_panel_only_once_it_is_drawn(tmp_path):
+    # The set-up goes in one transaction with the panel left dark; the first
+    # frame fills the display RAM, and only then does the panel light: no
+    # blank frame first (a 1 KB transfer, 26 ms at 400 kHz), no noise shown.
+    # The chip ends up set up exactly as micropython-lib's own init does it.
+    import ssd1306
+    bus = FakeI2C()
+    dev = bus.device
+    lit_with = []
+    write = dev.write
+
+    def watch(data):
+        was = dev.display_on
+        write(data)
+        if dev.display_on and not was:
+            lit_with.append(bytes(dev.gddram))
+    dev.write = watch
+    b = boot(tmp_path, until=500, bus=bus)
+    assert lit_with == [reference(tmp_path, [])]
+    assert dev.bytes < 1024 + 60, dev.transactions     # one frame and its commands
+    assert dev.transactions[0] == 27 and max(dev.transactions) == 1025
+    ref = FakeI2C()
+    ssd1306.SSD1306_I2C(128, 64, ref, 0x3C)
+    skip = ("gddram", "transactions", "commands", "data_bytes", "col", "page", "_pending", "write")
+    state = {k: v for k, v in vars(model(b)).items() if k not in skip}
+    assert state == {k: v for k, v in vars(ref.device).items() if k not in skip}
 
 
 def test_presses_on_the_pins_drive_the_app(tmp_path):

@@ -325,3 +325,32 @@ def test_simulated_display_is_ready_to_draw():
     assert isinstance(drv, ssd1306.SSD1306_I2C) and bus.device is m
     drv.text("sim", 0, 0, 1)
     assert disp.show() == FULL and m.gddram == drv.buffer
+
+
+def test_suit_runs_are_the_suit_bitmaps():
+    # bower.gfx draws each suit as precomputed runs of lit dots: they must
+    # be exactly the 7x7 bitmaps it documents (bit 6 leftmost, top row first).
+    from bower import gfx
+
+    def runs(rows):
+        out = []
+        for y in range(7):
+            x = 0
+            while x < 7:
+                if rows[y] & (64 >> x):
+                    end = x + 1
+                    while end < 7 and rows[y] & (64 >> end):
+                        end += 1
+                    out += (x, y, end - x)
+                    x = end
+                else:
+                    x += 1
+        return bytes(out)
+    assert gfx._SUIT_RUNS == tuple(runs(b) for b in gfx._SUITS)
+    # And the runs light exactly the bitmap's dots.
+    for s, rows in enumerate(gfx._SUITS):
+        lit = set()
+        r = gfx._SUIT_RUNS[s]
+        for k in range(0, len(r), 3):
+            lit.update((r[k] + i, r[k + 1]) for i in range(r[k + 2]))
+        assert lit == {(x, y) for y in range(7) for x in range(7) if rows[y] & (64 >> x)}

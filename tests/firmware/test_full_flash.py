@@ -306,14 +306,15 @@ def script(variant):
 def test_the_flash_full_at_every_write_of_a_game(variant, quick_imports):
     s = script(variant)
     fills = s.fills(True)
-    assert len(fills) > 250, len(fills)
+    assert len(fills) > 240, len(fills)
     seen = {}
     for n, fill in enumerate(fills):
         s.run(fill, n % 4 == 0, seen)
-    # Every kind of refusal came by: at boot, the new game, an input, the
-    # setting, ROSTER and CLOCK; none at all (the end's writes are
-    # shortcuts); a reboot onto a torn line there was no room to cut off.
-    assert set(seen) == {"boot", "start", "in", "set", "roster", "clock", None,
+    # Every kind of refusal came by: the new game, an input, the setting,
+    # ROSTER and CLOCK; none at all (the end's writes are shortcuts); a
+    # reboot onto a torn line there was no room to cut off. (A new device
+    # writes nothing to boot, so its boot is never refused.)
+    assert set(seen) == {"start", "in", "set", "roster", "clock", None,
                          "reboot: storage full"}, seen
     assert seen["in"] > len(fills) // 2, seen
 

@@ -136,7 +136,7 @@ def test_settings_roster_clock_change_only_once_written():
                     (s.set_clock_offset, 60)):
         assert raises(OSError, fn, arg).args[0] == 28
     assert (s.settings, s.roster, s.clock_offset) == (DEFAULTS, [], 0)
-    assert sorted(fs.files) == ["/settings"]
+    assert sorted(fs.files) == []   # a new device: nothing written to boot, nothing since
     assert raises(OSError, s.new_game, new()).args[0] == 28
     fs.limit = None
     s.set_roster(["Ann"])
@@ -145,10 +145,22 @@ def test_settings_roster_clock_change_only_once_written():
 
 
 def test_a_boot_with_no_room_for_the_settings_keeps_the_defaults():
+    # A new device writes nothing to boot, full flash or not.
     fs = FakeFS(limit=0)
     s = Store("/", fs=fs)
-    assert s.settings == DEFAULTS and s.warnings == ["storage full"] and fs.files == {}
+    assert s.settings == DEFAULTS and s.warnings == [] and fs.files == {}
     assert s.usage() == (0, 0) and s.games() == []
+    # One that has played and lost its settings file writes the defaults
+    # again; with no room for them it says so, and they hold.
+    fs = FakeFS()
+    s = Store("/", fs=fs)
+    s.save_settings({"brightness": 9})
+    s.new_game(new())
+    del fs.files["/settings"]
+    fs.limit = fs.used()
+    s = Store("/", fs=fs.reboot())
+    assert s.settings == DEFAULTS and s.warnings == ["settings reset: file missing", "storage full"]
+    assert "/settings" not in fs.files and [g["id"] for g in s.games()] == ["g0001"]
 
 
 def test_synced_games_make_room_the_one_recorded_never_goes():

@@ -67,9 +67,13 @@ def test_a_fresh_device_gets_defaults_without_a_warning():
     s = boot(fs)
     assert s.settings == DEFAULTS and s.settings is not DEFAULTS
     assert s.roster == [] and s.clock_offset == 0 and s.warnings == []
-    assert "/settings" in fs.files and "/games" in fs.dirs
+    assert fs.files == {} and "/games" not in fs.dirs   # nothing written to boot
     s = boot(fs.reboot())
     assert s.settings == DEFAULTS and s.warnings == []
+    s.new_game(Game(Rules("classic")))                     # the first game writes both
+    assert "/settings" in fs.files and "/games" in fs.dirs
+    s = boot(fs.reboot())
+    assert s.settings == DEFAULTS and s.warnings == [] and s.resume() is not None
 
 
 def test_settings_roster_and_clock_survive_a_reboot():
@@ -139,7 +143,7 @@ def test_a_damaged_settings_file_falls_back_to_defaults_with_a_warning(content):
 
 def test_a_missing_settings_file_on_a_used_device_is_reported():
     fs = FakeFS()
-    boot(fs)
+    boot(fs).new_game(classic())   # used: it has its games directory
     del fs.files["/settings"]
     s = boot(fs.reboot())
     assert s.warnings == ["settings reset: file missing"] and s.settings == DEFAULTS

@@ -164,6 +164,34 @@ def test_game_over_after_a_power_cut_before_the_finished_mark():
     assert d.app.game.scores == ref.scores and screen_of(d) == over
 
 
+def test_the_home_screen_boots_without_the_rules_or_the_menus(tmp_path):
+    # Power-on with no game in play: the home menu needs neither the engine
+    # (beyond the log format the store reads) nor the other menus; they load
+    # while the device sits idle (App.warm, a module per call), so the first
+    # OK finds them. A fresh interpreter: this one has loaded everything.
+    import os
+    import subprocess
+    code = """
+import sys
+from bower_host import devicesim
+devicesim.install()
+from bower.keys import OK
+from bower.store import Store
+from bower.ui import App
+heavy = ("euchre.rules", "euchre.hand", "euchre.game", "bower.screens", "bower.play")
+app = App(Store(%r, device="e6614103e7"), {})
+print(app.stack[-1].title, app.stack[-1].text(0), [m for m in heavy if m in sys.modules])
+n = 0
+while app.warm():
+    n += 1
+print(n, [m for m in ("bower.screens", "bower.play") if m not in sys.modules])
+app.handle(OK, 0)
+print(app.stack[-1].title)
+""" % str(tmp_path)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["Bower New game []", "2 []", "New game"], out
+
+
 def test_rarely_used_code_is_dropped_while_a_hand_is_played():
     # The menus (bower.screens), the store's boot/sync/space part
     # (bower.archive) and the sync requests (bower.protocol) load when used
@@ -180,6 +208,8 @@ def test_rarely_used_code_is_dropped_while_a_hand_is_played():
     events, ref = table_game("classic", 11)
     with tempfile.TemporaryDirectory() as root:
         d = boot(root)
+        while d.app.warm():  # the board loop does this while idle
+            pass
         out = []
         link = Link(d.store, dict(INFO, board={}), out.append)
         link.feed(hello(b"a"))

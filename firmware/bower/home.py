@@ -1,0 +1,16 @@
+# The home menu, apart from bower.screens: the device boots to it without
+# loading the other menus (they load while it is idle, or on the first OK).
+
+from bower.ui import Menu
+
+
+def home(app):
+    items = [("New game", "new"), ("Settings", "settings"), ("About", "about")]
+    if app.game is not None and not app.game.result:
+        items.insert(0, ("Continue game", "continue"))
+    return Menu("Bower", items, _pick)
+
+
+def _pick(app, v):
+    from bower.screens import home_pick
+    home_pick(app, v)
