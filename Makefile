@@ -14,13 +14,19 @@ $(VENV)/.stamp: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
+# The MicroPython test runtime (WebAssembly, run by Node): only `make test`
+# and `make bench` need it. `make setup` (the `bower` command: deploy, sync,
+# sim) needs Python 3.10+ alone.
 $(NODE_MP): package.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "make test needs Node.js 20+ and npm (the MicroPython test runtime); install them and run it again." >&2; \
+	  echo "The bower command (deploy, sync, sim) needs neither: make setup installed it in $(VENV)." >&2; exit 1; }
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@
 
-setup: $(VENV)/.stamp $(NODE_MP)
+setup: $(VENV)/.stamp
 
-test: setup
+test: setup $(NODE_MP)
 	$(PY) -m pytest
 
 sim: setup
@@ -30,7 +36,7 @@ sim: setup
 # engine under it (pyenv's default build has no profile-guided optimisation).
 SYSTEM_PY := $(wildcard /usr/bin/python3)
 
-bench: setup
+bench: setup $(NODE_MP)
 	$(PY) tools/bench.py $(addprefix --other-python ,$(SYSTEM_PY))
 	$(PY) tools/bench_ui.py
 	$(PY) tools/bench_pico.py
@@ -43,7 +49,10 @@ clean:
 # enclosure: render the printable case (hardware/enclosure/bower.scad) to one
 # STL per part plus a PNG preview, all in hardware/enclosure/. OpenSCAD (and,
 # on a machine without a display, Xvfb for the PNG) is installed with apt-get
-# only when missing. Not part of `make test`.
+# only when missing. OpenSCAD writes the same triangles in a new order on
+# every run; stl_canon.py puts them in one canonical order, so an unchanged
+# shape gives byte-identical STLs. Not part of `make test` (a test renders
+# the base when openscad is on PATH and checks the STLs are canonical).
 ENCL_DIR  := hardware/enclosure
 ENCL_SCAD := $(ENCL_DIR)/bower.scad
 ENCL_SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -56,6 +65,7 @@ enclosure:
 	  $(ENCL_SUDO) apt-get install -y openscad || { $(ENCL_SUDO) apt-get update && $(ENCL_SUDO) apt-get install -y openscad; }; }
 	openscad --export-format binstl -D 'part="base"' -o $(ENCL_DIR)/bower_base.stl $(ENCL_SCAD)
 	openscad --export-format binstl -D 'part="lid"' -o $(ENCL_DIR)/bower_lid.stl $(ENCL_SCAD)
+	$(PYTHON) $(ENCL_DIR)/stl_canon.py $(ENCL_DIR)/bower_base.stl $(ENCL_DIR)/bower_lid.stl
 	@png=$(ENCL_DIR)/bower_preview.png; rm -f $$png; \
 	if [ -n "$$DISPLAY" ] && openscad $(ENCL_PNG_ARGS) -o $$png $(ENCL_SCAD) && [ -s $$png ]; then exit 0; fi; \
 	echo "no usable display for the PNG preview: rendering it under xvfb-run"; \

@@ -19,6 +19,7 @@ DEFAULTS = {
         "driver": "ssd1306",
         "width": 128,
         "height": 64,
+        "rotate": 0,
         "i2c": {"bus": 0, "sda": 4, "scl": 5, "addr": 60, "freq": 400000},
     },
     "buttons": {"up": 2, "down": 3, "ok": 6, "back": 7, "active_low": True},
@@ -163,6 +164,11 @@ def validate(cfg):
         raise ValueError(
             "board.json: display must be 128x64 (the Bower screens are drawn for it), got %rx%r"
             % (disp["width"], disp["height"])
+        )
+    if not _is_int(disp["rotate"]) or disp["rotate"] not in (0, 180):
+        raise ValueError(
+            "board.json: display.rotate must be 0 or 180 (degrees; 180 turns the picture "
+            "upside down, for a module mounted the other way round), got %r" % (disp["rotate"],)
         )
 
     i2c = disp["i2c"]

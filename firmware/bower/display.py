@@ -2,7 +2,7 @@
 # what the SSD1306's display RAM holds; show() compares the frame buffer with
 # it page by page and sends only what changed.
 #
-#   disp = Display(ssd1306.SSD1306_I2C(128, 64, i2c))
+#   disp = Display(ssd1306.SSD1306_I2C(128, 64, i2c))   # Display(driver, 180): upside down
 #   app.render(disp.fb)     # draw into the driver (a framebuf.FrameBuffer)
 #   sent = disp.show()      # bytes put on the bus; 0 when nothing changed
 #   disp.contrast(40)       # these two send only when the value changes
@@ -35,10 +35,13 @@ _DATA = const(1)  # control byte in front of the data
 
 
 class Display:
-    def __init__(self, driver):
+    def __init__(self, driver, rotate=0):
         self.fb = driver
         self.on = True  # both drivers switch the panel on at init ...
         self.level = 255  # ... at full contrast
+        # ... but a driver that says ``dark`` left it off, its RAM unset:
+        # the first show() sends the frame, then lights the panel.
+        self._dark = getattr(driver, "dark", False)
         w = driver.width
         n = driver.height // 8
         self._w = w
@@ -62,6 +65,11 @@ class Display:
         self._span = bytearray(2 * n)  # first, last changed column per page
         self._win = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")
         self._full = True
+        if rotate:
+            # board.json "rotate": 180. The chip turns the picture: columns
+            # mirrored (segment remap A0) and rows (COM scan C0); the first
+            # show() sends the whole frame again.
+            self._cmd(b"\x00\xa0\xc0")
 
     def invalidate(self):
         # The next show() sends the whole frame.
@@ -73,6 +81,9 @@ class Display:
         if self._full:
             sent = self._send(0, n - 1, 0, self._w - 1)
             self._full = False
+            if self._dark:
+                self._dark = False
+                sent += self._cmd(b"\x00\xaf")
             return sent
         if self._all == self._shadow:
             return 0

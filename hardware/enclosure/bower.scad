@@ -62,12 +62,18 @@ label_size = 2.6;
 label_depth = 0.6;
 engrave_labels = true;
 
-/* [Screws: M2.5 x 8 self-tapping (or heat-set inserts) in the corners] */
+/* [Screws: M2.5 x 8 self-tapping, or M2.5 heat-set inserts + M2.5 x 6 machine screws] */
 screw_d = 2.5;
-screw_pilot = 2.1;
+screw_pilot = 2.1;       // self-tapping screws cut their thread in this hole
 screw_head_d = 4.8;
 screw_head_h = 1.2;
 boss_d = 6;
+// Heat-set inserts: a pocket at the top of each corner boss, a clearance hole
+// below it, and the boss made thick enough to keep insert_wall around it.
+inserts = false;
+insert_d = 3.6;          // pocket: the hole the insert's maker asks for (M2.5 x 5.7: 3.6)
+insert_l = 5.7;          // longest insert the pocket takes (it is 0.5 mm deeper)
+insert_wall = 1.5;       // plastic left around the pocket
 
 /* [Options] */
 encoder = false;     // EC11/KY-040 knob hole below the button row
@@ -81,10 +87,12 @@ assert(len(button_order) == button_count, "button_order must list button_count b
 assert(len(button_labels) == button_count, "one label per button");
 assert(button_hole_d < button_body, "the plunger hole must be smaller than the switch body");
 assert(button_pitch >= button_body + 2, "buttons too close for their cages");
+assert(!inserts || insert_l + 0.5 < inner_h, "the insert pocket is deeper than the boss");
 
 // ---- derived sizes ----------------------------------------------------
+boss = inserts ? max(boss_d, insert_d + 2 * insert_wall) : boss_d;  // corner boss diameter
 row_w = (button_count - 1) * button_pitch + button_body;
-inner_w = max(row_w + 2 * boss_d + 2, oled_pcb[0] + 2 * boss_d + 4, pico_w + 2 * boss_d + 4);
+inner_w = max(row_w + 2 * boss + 2, oled_pcb[0] + 2 * boss + 4, pico_w + 2 * boss + 4);
 lid_stack = oled_top_margin + oled_pcb[1] + button_gap_below_oled + button_body
             + label_size + 6 + (encoder ? encoder_hole_d + 8 : 0);
 inner_l = max(pico_l + pico_usb_gap + 4, lid_stack);
@@ -102,7 +110,7 @@ function button_x(i) = (i - (button_count - 1) / 2) * button_pitch;
 
 pico_cy = inner_l / 2 - pico_usb_gap - pico_l / 2;
 pico_top = floor_t + pico_standoff_h + pico_t;
-boss_xy = [inner_w / 2 - boss_d / 2 + 1, inner_l / 2 - boss_d / 2 + 1];
+boss_xy = [inner_w / 2 - boss / 2 + 1, inner_l / 2 - boss / 2 + 1];
 
 echo(str("Bower enclosure outside: ", outer_w, " x ", outer_l, " x ", base_h + lid_t, " mm"));
 
@@ -126,13 +134,15 @@ module base() {
                 translate([0, 0, floor_t]) rounded_box(inner_w, inner_l, base_h, corner_r - wall / 2);
             }
             // corner screw bosses, full height so the lid rests on them
-            corners() cylinder(d = boss_d, h = base_h);
+            corners() cylinder(d = boss, h = base_h);
             // Pico standoffs
             for (sx = [-1, 1], sy = [-1, 1])
                 translate([sx * pico_hole_dx / 2, pico_cy + sy * pico_hole_dy / 2, 0])
                     cylinder(d = pico_standoff_d, h = floor_t + pico_standoff_h);
         }
-        corners() translate([0, 0, floor_t]) cylinder(d = screw_pilot, h = base_h);
+        corners() translate([0, 0, floor_t]) cylinder(d = inserts ? screw_d + 0.4 : screw_pilot, h = base_h);
+        if (inserts)
+            corners() translate([0, 0, base_h - insert_l - 0.5]) cylinder(d = insert_d, h = insert_l + 1);
         for (sx = [-1, 1], sy = [-1, 1])
             translate([sx * pico_hole_dx / 2, pico_cy + sy * pico_hole_dy / 2, 1])
                 cylinder(d = pico_screw_pilot, h = base_h);
@@ -162,7 +172,7 @@ module lid() {
                 translate([0, 0, -lip_h - eps])
                     rounded_box(inner_w - 2 * clearance - 2 * lip_t, inner_l - 2 * clearance - 2 * lip_t,
                                 lip_h + 3 * eps, 1);
-                corners() translate([0, 0, -lip_h - 1]) cylinder(d = boss_d + 2 * clearance, h = lip_h + 1);
+                corners() translate([0, 0, -lip_h - 1]) cylinder(d = boss + 2 * clearance, h = lip_h + 1);
             }
             // locating frame for the OLED module (drop it in face down, a dab of hot glue)
             translate([0, oled_cy, -oled_frame_h])

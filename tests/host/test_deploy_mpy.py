@@ -69,6 +69,8 @@ from bower import board, boardcfg, keys, ui, store, link, display, buttons, scre
 print("CHECK imported", len([m for m in sys.modules if m.split(".")[0] in ("euchre", "bower", "ssd1306")]))
 cfg = boardcfg.load(R + "/board.json")
 print("CHECK addr", cfg["display"]["i2c"]["addr"])
+# deploy's record of the check (/board.ok) stands for the check at boot.
+print("CHECK ok", board._checked(R + "/board.json") == cfg)
 
 bus = FakeI2C()
 fm.attach_i2c(bus)
@@ -100,7 +102,7 @@ sys.path[:] = saved_path      # the harness needs its own path back
 def _node():
     node = shutil.which("node")
     if node is None:
-        pytest.fail("`node` is not on PATH: run `make setup`", pytrace=False)
+        pytest.fail("`node` is not on PATH: install Node.js 20+ and npm, then `make test`", pytrace=False)
     return node
 
 
@@ -137,5 +139,6 @@ def test_deployed_files_scan_load_and_boot_on_micropython(tmp_path):
     checks = dict(re.findall(r"^CHECK (\w+) (.*)$", out, re.M))
     assert int(checks["imported"]) >= 20, out
     assert checks["addr"] == "60"
+    assert checks["ok"] == "True", out
     assert checks["screen"] == "True True", out
-    assert checks["games"] == "True"
+    assert checks["games"] == "False"    # a new device boots without writing
