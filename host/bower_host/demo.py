@@ -1,12 +1,22 @@
 """A scripted demo game: heuristic bots play real cards through the engine,
-and each hand is printed the way the device will summarise it."""
+and each hand is printed the way the device will summarise it.
+
+``bower demo`` also stores each game it plays in the game library (``--db``,
+``$BOWER_DB`` or the user's), as device ``demo`` with the game id
+``<variant>-<seed>``, so ``games``, ``show``, ``stats``, ``export`` and
+``plot`` have something to show on a machine that never saw a Bower device.
+The log is the one a device writes (``euchre.log``, a CRC per line), stored
+through ``Library.add_log`` like a synced game; the same variant and seed
+again is the same game, stored once.
+"""
 
 from __future__ import annotations
 
 import random
+import time
 from typing import Callable, TextIO
 
-from euchre import Game, Rules
+from euchre import Game, Rules, log
 from euchre.bot import choose
 from euchre.cardmode import shuffled_deck
 from euchre.cards import SUIT_NAMES, card_name
@@ -62,10 +72,66 @@ def describe_hand(game: Game, hand) -> str:
                    f"{hand.maker_tricks()} tricks, {hand.reason} ({pts})")
 
 
+DEMO_DEVICE = "demo"      # the device the library files demo games under
+
+
+def demo_log(game: Game, key: str, started: int) -> bytes:
+    """The game's log as a device writes it (header with id, device, start time)."""
+    return log.dumps(game, extra={"id": key, "device": DEMO_DEVICE, "started": started}).encode("utf-8")
+
+
+def store_demo(library, game: Game, key: str, started: int) -> str:
+    """Store a demo game in ``library`` (once per key); returns a line for the user."""
+    ref = f"{DEMO_DEVICE}/{key}"
+    had = library.find(ref)
+    if had:
+        return f"Already in the library as game {had[0]['id']} ({ref}): bower show {had[0]['id']}"
+    res = library.add_log(demo_log(game, key, started), DEMO_DEVICE, f"{key}.log")
+    if res.status != "new":
+        from bower_host.cli import CommandError
+        raise CommandError(f"the demo game was not stored: {res.message}")
+    return f"Stored in the library {library.path} as game {res.game_id} ({ref}): bower show {res.game_id}"
+
+
+def cmd_demo(args) -> int:
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+    library = None
+    if not args.no_store:
+        from bower_host.cli import CommandError
+        from bower_host.db import Library, LibraryError
+        try:
+            library = Library(args.db or None)
+        except LibraryError as e:
+            raise CommandError(str(e)) from None
+    try:
+        for i in range(args.games):
+            if i:
+                print()
+            game = play_demo(args.variant, seed=seed + i)
+            if library is not None:
+                print(store_demo(library, game, f"{args.variant}-{seed + i}", int(time.time())))
+    finally:
+        if library is not None:
+            library.close()
+    return 0
+
+
+def _count(text: str) -> int:
+    import argparse
+    if not text.isdigit() or not 1 <= int(text) <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r}: 1 to 100 games")
+    return int(text)
+
+
 def register(sub) -> None:
     from euchre import variant_names
 
-    p = sub.add_parser("demo", help="watch heuristic bots play a game with real cards through the rules engine")
+    p = sub.add_parser("demo", help="watch heuristic bots play a game with real cards, and store it in the library")
     p.add_argument("--variant", default="classic", choices=variant_names())
-    p.add_argument("--seed", type=int, default=1, help="seed for the shuffles")
-    p.set_defaults(func=lambda args: play_demo(args.variant, seed=args.seed) and 0)
+    p.add_argument("--seed", type=int, help="seed for the shuffles (default: a new one each run; "
+                                            "the same seed plays the same game)")
+    p.add_argument("--games", type=_count, default=1, metavar="N", help="play N games (seeds SEED, SEED+1, ...)")
+    p.add_argument("--db", metavar="FILE", help="the game library to store them in (default: $BOWER_DB, else "
+                                                "bower.sqlite3 in the user data directory)")
+    p.add_argument("--no-store", action="store_true", help="only watch: store nothing")
+    p.set_defaults(func=cmd_demo)

@@ -7,6 +7,8 @@ the bytes the driver sent (``bower_host.devicesim``), gives every picture.
 * ``halfblocks(gddram)``: 32 lines of 128 characters (``▀ ▄ █`` and space),
   two pixel rows per character: the simulator's terminal view at true pixel
   resolution.
+* ``braille(gddram)``: 16 lines of 64 braille characters (2x4 dots each),
+  every pixel still its own dot: the view that fits an 80x24 terminal.
 * ``text_bitmap(gddram)`` / ``from_text_bitmap(text)``: 64 lines of ``#`` and
   ``.``, for golden screens that read well in a diff.
 * ``to_image`` / ``save_png`` / ``from_png``: a scaled-up picture with the
@@ -50,6 +52,36 @@ def halfblocks(gddram) -> str:
             _HALF[((data[row_top + x] >> bit_top) & 1) | (((data[row_top + x] >> bit_bot) & 1) << 1)]
             for x in range(WIDTH)
         ))
+    return "\n".join(lines)
+
+
+# Braille dot bits by (row, column) in a 2-wide, 4-tall cell (Unicode's dot
+# numbering: 1 2 3 7 down the left column, 4 5 6 8 down the right).
+_BRAILLE_BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+
+
+def braille(gddram) -> str:
+    """The frame as 16 lines of 64 braille characters (no trailing newline).
+
+    Each character holds 2x4 pixels, one dot per lit pixel: the whole
+    picture, at true resolution, in a quarter of the cells ``halfblocks`` needs.
+    """
+    data = _frame(gddram)
+    lines = []
+    for y in range(0, HEIGHT, 4):
+        row = (y >> 3) * WIDTH
+        shift = y & 7                  # 4 rows of a cell lie in one 8-row page
+        cells = []
+        for x in range(0, WIDTH, 2):
+            left, right = data[row + x] >> shift, data[row + x + 1] >> shift
+            bits = 0
+            for r in range(4):
+                if left >> r & 1:
+                    bits |= _BRAILLE_BITS[r][0]
+                if right >> r & 1:
+                    bits |= _BRAILLE_BITS[r][1]
+            cells.append(chr(0x2800 + bits))
+        lines.append("".join(cells))
     return "\n".join(lines)
 
 

@@ -9,6 +9,18 @@ would show, decoded from the bytes the driver sent.
 Keys: up/down arrows (or k/j), Enter or space = OK, Backspace or Esc = BACK,
 ``l`` = long OK (game menu), ``z`` = long BACK (undo), ``q`` = quit. Scripted
 runs take the letters of ``bower.keys.parse_keys`` (``u d o b O B``).
+
+The picture fits the terminal: 128x32 half blocks when it has 130x36 cells,
+else 64x16 braille characters (every pixel still a dot) down to 66x20, which
+an 80x24 terminal has; below that a line says what size is needed.
+
+``--serve`` also serves the device's USB link, the firmware's own
+``bower.link`` over the sim's store, on a pseudo-terminal
+(``bower_host.simlink``): ``bower sync``, ``roster push`` and ``clock`` with
+``--port`` then talk to the simulator as to a Pico. Each simulated flash is
+its own device (its id is kept in the flash directory), so a ``--fresh``
+flash is a new device to the library too; ``--fresh`` refuses to erase games
+no library has yet (it asks, on a terminal).
 """
 
 from __future__ import annotations
@@ -17,7 +29,9 @@ import argparse
 import os
 import select
 import shutil
+import signal
 import sys
+import textwrap
 import time
 
 from bower_host import devicesim
@@ -32,7 +46,8 @@ import ssd1306  # noqa: E402
 
 from bower_host import screen  # noqa: E402
 
-SIM_DEVICE_ID = "5131a7e0b0e50000"
+SIM_DEVICE_ID = "5131a7e0b0e50000"   # the id of a flash made before each flash had its own
+DEVICE_ID_FILE = "sim-device-id"      # beside the store's files: the simulated board's unique id
 
 
 def default_flash_dir() -> str:
@@ -41,18 +56,55 @@ def default_flash_dir() -> str:
     return os.path.join(user_data_dir("bower"), "sim-flash")
 
 
+class _HostFs:
+    """The store's filesystem on the host: ``os`` and ``open``, without
+    ``os.sync`` (which would flush every disk of the machine per input)."""
+
+    open = staticmethod(open)
+    sync = None
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+
+def device_id(flash_dir: str) -> str:
+    """The simulated board's id: made once per flash directory and kept there.
+
+    A flash that holds games from before ids were kept keeps the old fixed id
+    (its games' headers carry it).
+    """
+    path = os.path.join(flash_dir, DEVICE_ID_FILE)
+    try:
+        with open(path) as f:
+            dev = f.read().strip()
+        if 1 <= len(dev) <= 32 and all(c in "0123456789abcdef" for c in dev):
+            return dev
+    except OSError:
+        pass
+    try:
+        old = any(n.endswith(".log") for n in os.listdir(os.path.join(flash_dir, "games")))
+    except OSError:
+        old = False
+    dev = SIM_DEVICE_ID if old else "5131" + os.urandom(6).hex()
+    with open(path, "w") as f:
+        f.write(dev + "\n")
+    return dev
+
+
 class Device:
     """The simulated device: app, store, driver, bus and display model."""
 
     def __init__(self, flash_dir: str, rand_below=None):
         os.makedirs(flash_dir, exist_ok=True)
+        self.flash_dir = flash_dir
+        self.id = device_id(flash_dir)
         self.bus = devicesim.FakeI2C()
         self.driver = ssd1306.SSD1306_I2C(128, 64, self.bus, 0x3C)
         self.display = Display(self.driver)
-        self.store = Store(flash_dir, device=SIM_DEVICE_ID)
-        info = {"version": _firmware_version(), "device": SIM_DEVICE_ID, "time": lambda: int(time.time())}
+        self.store = Store(flash_dir, fs=_HostFs(), device=self.id)
+        self.info = {"version": _firmware_version(), "device": self.id, "time": lambda: int(time.time())}
         self.start = time.monotonic()
-        self.app = App(self.store, info, rand_below, self.now())
+        self.app = App(self.store, self.info, rand_below, self.now())
         self.bytes_sent = []
         self.flush()
 
@@ -93,15 +145,62 @@ def _firmware_version() -> str:
     return getattr(bower, "__version__", "sim")
 
 
-def draw_terminal(dev: Device, out=None, clear: bool = True) -> None:
+HELP = "arrows/jk move  Enter OK  Backspace BACK  l long-OK  z undo  q quit"
+FULL = (130, 36)      # cells for 128x32 half blocks in a border, the help and the link line
+COMPACT = (66, 20)    # the same with 64x16 braille characters: fits 80x24
+
+
+def terminal_size(out) -> tuple[int, int] | None:
+    """``(columns, lines)`` of the terminal ``out`` writes to, None if it is not one."""
+    try:
+        if out.isatty():
+            size = os.get_terminal_size(out.fileno())
+            if size.columns and size.lines:      # 0x0: a terminal that does not say
+                return size.columns, size.lines
+    except (AttributeError, OSError, ValueError):
+        pass
+    return None
+
+
+def picture(dev: Device, size: tuple[int, int] | None = None, status: str = "") -> list[str]:
+    """The lines that show the device in a terminal of ``size`` (None: any size).
+
+    Half blocks at true resolution when the terminal has ``FULL`` cells,
+    else braille (every pixel a dot) when it has ``COMPACT``, else a note
+    saying what size is needed. ``status`` is a last line (the USB link).
+    """
+    frame = dev.gddram() if dev.lit() else bytes(1024)
+    cols, rows = size or (10 ** 6, 10 ** 6)
+    extra = 1 + bool(status)
+    if cols >= FULL[0] and rows >= FULL[1] - 2 + extra:
+        art = screen.halfblocks(frame)
+    elif cols >= COMPACT[0] and rows >= COMPACT[1] - 2 + extra:
+        art = screen.braille(frame)
+    else:
+        note = (f"The simulator needs a terminal of at least {COMPACT[0]}x{COMPACT[1]} characters "
+                f"(this one is {cols}x{rows}); {FULL[0]}x{FULL[1]} shows it larger. "
+                "Enlarge the window: keys still work, q quits.")
+        lines = textwrap.wrap(note, max(cols, 20))
+        if status:
+            lines.append(status)
+        return [ln[:cols] for ln in lines[:max(rows, 1)]]
+    art_lines = art.splitlines()
+    border = "+" + "-" * len(art_lines[0]) + "+"
+    lines = [border] + ["|" + ln + "|" for ln in art_lines] + [border, HELP]
+    if status:
+        lines.append(status)
+    return [ln[:cols] for ln in lines]
+
+
+def draw_terminal(dev: Device, out=None, clear: bool = True, size=None, status: str = "") -> None:
+    """Draw the device (``picture``) for the terminal ``out`` is (its size measured now unless given)."""
     out = out or sys.stdout   # looked up now: stdout may have been replaced
-    art = screen.halfblocks(dev.gddram() if dev.lit() else bytes(1024))
-    border = "+" + "-" * 128 + "+"
-    lines = [border] + ["|" + line + "|" for line in art.splitlines()] + [border]
+    lines = picture(dev, size or terminal_size(out), status)
     if clear:
-        out.write("\x1b[H\x1b[2J")
-    out.write("\n".join(lines) + "\n")
-    out.write("arrows/jk move  Enter OK  Backspace BACK  l long-OK  z undo  q quit\n")
+        # No newline after the last line: a full terminal would scroll the top off.
+        out.write("\x1b[H\x1b[2J" + "\n".join(lines))
+    else:
+        out.write("\n".join(lines) + "\n")
     out.flush()
 
 
@@ -130,22 +229,34 @@ _KEYS = {"k": K.UP, "j": K.DOWN, "\r": K.OK, "\n": K.OK, " ": K.OK, "\x7f": K.BA
          "l": K.OK_LONG, "z": K.BACK_LONG}
 
 
-def interactive(dev: Device) -> None:
+def _status(served) -> str:
+    return f"USB link: bower sync --port {served.name}" if served is not None else ""
+
+
+def interactive(dev: Device, served=None) -> None:
+    """Play with the keyboard until ``q``; ``served`` (a ``SimLink``) is answered meanwhile."""
     import termios
     import tty
 
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
+    watch = [fd] if served is None else [fd, served]
+    status = _status(served)
     try:
         tty.setcbreak(fd)
-        draw_terminal(dev)
+        size = terminal_size(sys.stdout)
+        draw_terminal(dev, status=status)
         while True:
-            ready, _, _ = select.select([fd], [], [], 0.1)
-            if not ready:
+            ready, _, _ = select.select(watch, [], [], 0.1)
+            if served is not None and served in ready:
+                served.serve()
+            if fd not in ready:
                 dirty_before = dev.app.dirty
                 dev.tick()
-                if dirty_before or dev.bytes_sent[-1]:
-                    draw_terminal(dev)
+                now_size = terminal_size(sys.stdout)
+                if dirty_before or dev.bytes_sent[-1] or now_size != size:
+                    size = now_size
+                    draw_terminal(dev, status=status)
                 continue
             ch = os.read(fd, 1).decode("latin-1")
             if ch == "q":
@@ -161,51 +272,125 @@ def interactive(dev: Device) -> None:
                 ev = _KEYS.get(ch)
             if ev is not None:
                 dev.press(ev)
-                draw_terminal(dev)
+                draw_terminal(dev, status=status)
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         sys.stdout.write("\n")
+
+
+def _stop_on_sigterm():
+    # ``kill`` ends a served simulator like Ctrl-C: cleanly, its symlink removed.
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+    try:
+        return signal.signal(signal.SIGTERM, stop)
+    except ValueError:   # not the main thread (a test calling main())
+        return None
+
+
+def serve_until_stopped(dev: Device, served) -> None:
+    """The device loop without a keyboard: answer the link until Ctrl-C or SIGTERM."""
+    print(f"serving the device link on {served.port}"
+          + (f" (linked at {served.symlink})" if served.symlink else "")
+          + f": bower sync --port {served.name}  (also roster push, clock); Ctrl-C stops", flush=True)
+    try:
+        while True:
+            ready, _, _ = select.select([served], [], [], 0.1)
+            if ready:
+                served.serve()
+            dev.tick()
+    except KeyboardInterrupt:
+        pass
+
+
+def unsynced_games(flash: str) -> list[str]:
+    """Ids of the games on a simulated flash that no ``bower sync`` has stored yet."""
+    if not os.path.isdir(os.path.join(flash, "games")):
+        return []
+    store = Store(flash, fs=_HostFs(), device=device_id(flash))
+    return [g["id"] for g in store.games() if not g["synced"]]
+
+
+def _wipe(flash: str, ask: bool) -> None:
+    # --fresh: erase the simulated flash, but never a game no library has
+    # without the user's yes.
+    if not os.path.isdir(flash):
+        return
+    from bower_host.cli import CommandError
+
+    try:
+        left = unsynced_games(flash)
+    except (OSError, ValueError) as e:
+        raise CommandError(f"cannot read the simulated flash at {flash}: {e}")
+    if left:
+        what = (f"the simulated flash at {flash} holds {len(left)} game(s) not synced to a library yet "
+                f"({', '.join(left[:5])}{', ...' if len(left) > 5 else ''})")
+        if not ask:
+            raise CommandError(f"--fresh would erase them: {what}. Sync them first (bower sim --serve, then "
+                               "bower sync --port ...), or use another directory with --flash DIR")
+        answer = input(f"{what[0].upper()}{what[1:]}. Erase them? [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            raise CommandError("nothing erased")
+    shutil.rmtree(flash)
 
 
 def do_sim(args) -> int:
     from bower_host.cli import CommandError
 
     flash = args.flash or default_flash_dir()
-    if args.fresh and os.path.isdir(flash):
-        shutil.rmtree(flash)
+    if args.keys is not None:
+        try:
+            K.parse_keys(args.keys, MAX_PRESSES)   # refused before the device starts
+        except ValueError as e:
+            raise CommandError(f"--keys: {e}")
+    if args.fresh:
+        _wipe(flash, ask=args.keys is None and sys.stdin.isatty() and sys.stdout.isatty())
     rand = None
     if args.seed is not None:
         import random
 
         rnd = random.Random(args.seed)
         rand = rnd.randrange
-    if args.keys is not None:
-        try:
-            K.parse_keys(args.keys, MAX_PRESSES)   # refused before the device starts
-        except ValueError as e:
-            raise CommandError(f"--keys: {e}")
     try:
         dev = Device(flash, rand)
     except OSError as e:
         raise CommandError(f"cannot use the simulated flash at {flash}: {e}")
-    if args.keys is not None:
+    served = None
+    if args.serve is not None:
+        from bower_host.simlink import SimLink
+
         try:
-            run_script(dev, args.keys)
-        except ValueError as e:
-            raise CommandError(str(e))
-        draw_terminal(dev, clear=False)
-    elif sys.stdin.isatty():
-        interactive(dev)
-    else:
-        try:
-            run_script(dev, sys.stdin.read())
-        except ValueError as e:
-            raise CommandError(f"keys on standard input: {e}")
-        draw_terminal(dev, clear=False)
+            served = SimLink(dev.store, dev.info, link=args.serve or None)
+        except OSError as e:
+            raise CommandError(f"cannot serve the device link: {e}")
+    old_term = _stop_on_sigterm() if served is not None else None
+    try:
+        if args.keys is None and sys.stdin.isatty():
+            interactive(dev, served)
+        else:
+            try:
+                run_script(dev, args.keys if args.keys is not None else sys.stdin.read())
+            except ValueError as e:
+                raise CommandError(str(e) if args.keys is not None else f"keys on standard input: {e}")
+            draw_terminal(dev, clear=False)
+            if args.screenshot:
+                _screenshot(dev, args)
+            if served is not None:
+                serve_until_stopped(dev, served)
+            return 0
+    finally:
+        if served is not None:
+            served.close()
+            if old_term is not None:
+                signal.signal(signal.SIGTERM, old_term)
     if args.screenshot:
-        screen.save_png(dev.gddram() if dev.lit() else bytes(1024), args.screenshot, scale=args.scale)
-        print(f"screenshot: {args.screenshot}")
+        _screenshot(dev, args)
     return 0
+
+
+def _screenshot(dev: Device, args) -> None:
+    screen.save_png(dev.gddram() if dev.lit() else bytes(1024), args.screenshot, scale=args.scale)
+    print(f"screenshot: {args.screenshot}", flush=True)
 
 
 def register(sub) -> None:
@@ -216,6 +401,11 @@ def register(sub) -> None:
     p.add_argument("--scale", type=_scale, default=4, help="screenshot pixels per OLED pixel (default 4)")
     p.add_argument("--flash", metavar="DIR", help="directory standing in for the device's flash "
                                                   "(default: the user data directory's sim-flash)")
-    p.add_argument("--fresh", action="store_true", help="wipe the simulated flash first (a new device)")
+    p.add_argument("--fresh", action="store_true", help="wipe the simulated flash first (a new device); refused "
+                                                        "(asked, on a terminal) while it holds games not synced")
+    p.add_argument("--serve", nargs="?", const="", metavar="LINK",
+                   help="serve the device's USB link on a pseudo-terminal, for bower sync, roster push and clock "
+                        "with --port; LINK: also make a symlink to it at this path. With --keys: the script "
+                        "plays, then the link is served until Ctrl-C")
     p.add_argument("--seed", type=int, help="seed for the first-dealer draw")
     p.set_defaults(func=do_sim)
