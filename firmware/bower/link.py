@@ -33,7 +33,6 @@ except ImportError:  # CPython
         return x
 
 MAX_LINE = const(512)     # longest request line accepted (without the newline)
-MAX_CHUNK = const(2048)   # most log bytes in one GET reply
 _POLL_MAX = const(600)    # most bytes one poll() reads from stdin ...
 _POLL_REQ = const(2)      # ... and most lines it answers (a few ms each)
 _RX = const(64)           # poll()'s read buffer
@@ -52,6 +51,8 @@ class Link:
     #     CLOCK stores ``host time - clock()`` as the store's clock offset.
     # :param stdin: the stream ``poll()`` polls (default sys.stdin); bytes
     #     are read from its ``buffer`` when it has one.
+
+    max_line = MAX_LINE   # for bower.protocol's HELLO (it imports nothing from here)
 
     def __init__(self, store, info, write, clock=None, stdin=None):
         self.store = store

@@ -7,7 +7,6 @@
 # replies.
 
 from binascii import crc32, b2a_base64
-from bower.link import MAX_LINE, MAX_CHUNK
 
 try:
     from micropython import const
@@ -16,6 +15,7 @@ except ImportError:  # CPython
         return x
 
 PROTO = const(1)             # protocol version spoken
+MAX_CHUNK = const(2048)      # most log bytes in one GET reply
 _MIN_T = const(946684800)    # CLOCK accepts 2000-01-01 ...
 _MAX_T = const(4102444800)   # ... to 2100-01-01
 
@@ -128,7 +128,7 @@ def _run(lk, tag, cmd, a):
             now = 0
         return _ok(lk, tag, "proto=%d fw=%s dev=%s used=%d free=%d games=%d time=%d chunk=%d maxline=%d" % (
             PROTO, _text(i.get("version", ""), "_"), _text(i.get("device", ""), "_"),
-            used, free, len(st.games()), now, MAX_CHUNK, MAX_LINE))
+            used, free, len(st.games()), now, MAX_CHUNK, lk.max_line))
     if cmd == "LIST" and n == 0:
         games = st.games()
         _ok(lk, tag, "%d" % len(games))

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bower.link import MAX_CHUNK, MAX_LINE, Link
+from bower.link import MAX_LINE, Link
+from bower.protocol import MAX_CHUNK
 from bower_host.protocol import encode_request, parse_reply, quote_name
 
 from fake_device import HostFs, random_table_game, record_game

@@ -5,7 +5,8 @@
 
 from binascii import a2b_base64, crc32
 
-from bower.link import Link, MAX_CHUNK
+from bower.link import Link
+from bower.protocol import MAX_CHUNK
 
 
 class MemStore:
