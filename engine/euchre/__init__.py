@@ -14,7 +14,7 @@
 # screen with only ``euchre.log`` imported, and the rules, hands and games
 # load when a game needs them.
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # Public name -> the module that defines it.
 _HOME = {"card_name": "cards", "parse_card": "cards", "parse_cards": "cards", "card_names": "cards",

@@ -3,6 +3,12 @@
 Each group of subcommands lives in its own module with a
 ``register(subparsers)`` function that adds its parsers and sets ``func`` on
 them; ``COMMAND_MODULES`` lists those modules.
+
+No input makes ``bower`` print a traceback: an expected failure is a
+:class:`CommandError` (one line, status 1); a file or disk error, or a
+damaged library, is reported in one line the same way; anything else is a
+bug, reported as one line asking for ``--debug`` (status 70). ``--debug``
+shows the traceback of each.
 """
 
 from __future__ import annotations
@@ -22,12 +28,19 @@ COMMAND_MODULES = [
     "bower_host.sync",
     "bower_host.deploy",
     "bower_host.library",
+    "bower_host.importer",
+    "bower_host.repair",
 ]
+
+#: Exit status of an unexpected error (a bug): EX_SOFTWARE.
+INTERNAL = 70
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bower", description="Bower: the Euchre scorekeeper's computer side.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    from bower_host import __version__
+    parser.add_argument("--version", action="version", version=f"bower {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
@@ -39,11 +52,31 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except CommandError as e:
-        if args.debug:
-            raise
-        print(f"bower: {e}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         print("bower: interrupted", file=sys.stderr)
         return 130
+    except Exception as e:
+        if args.debug:
+            raise
+        message, status = describe_error(e)
+        print(f"bower: {message}", file=sys.stderr)
+        return status
+
+
+def describe_error(e: Exception) -> tuple[str, int]:
+    """One line for the user about ``e``, and the exit status."""
+    import sqlite3
+
+    from bower_host.db import LibraryError
+
+    if isinstance(e, (CommandError, LibraryError)):    # LibraryDamaged: found while reading
+        return str(e), 1
+    if isinstance(e, OSError):
+        where = f" ({e.filename})" if e.filename else ""
+        return f"{e.strerror or e}{where}: check that the disk has room and that you may write there", 1
+    if isinstance(e, sqlite3.DatabaseError):
+        return (f"the game library cannot be read or written ({e}): run `bower library check`, and "
+                "`bower library rebuild` to rebuild it from its raw logs"), 1
+    text = " ".join(str(e).split())[:200]
+    return (f"internal error: {type(e).__name__}: {text} (this is a bug in bower: please report it with "
+            "the output of the same command run with --debug)"), INTERNAL

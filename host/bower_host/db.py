@@ -18,6 +18,13 @@ that never replaces anything (``<id>.mismatch-<sha>.log``) and nothing else
 is stored. A good archived log is only ever replaced by a longer version of
 itself.
 
+Device input is hostile until checked: the header's fields are validated
+(``check_header``) before anything is replayed, and a log with a corrupt line
+in the middle is stored up to that line and marked ``damaged`` (the line
+number and why), its whole raw log archived. ``Library`` checks the file when
+it opens it and raises ``LibraryDamaged`` for bad pages or a missing table;
+``rebuild`` makes a new library from the raw archive.
+
 The schema is versioned with ``PRAGMA user_version``; ``MIGRATIONS[i]``
 takes a database from version ``i`` to ``i + 1``. A database newer than this
 code knows is refused.
@@ -51,6 +58,10 @@ RESULT_NAMES = {SCORED: "scored", THROWN_IN: "thrown-in", REDEAL: "redeal"}
 
 class LibraryError(Exception):
     """The library cannot be opened or used (bad path, unknown schema version)."""
+
+
+class LibraryDamaged(LibraryError):
+    """The library file is damaged (bad pages, a missing table or column)."""
 
 
 # ----- schema and migrations -------------------------------------------------
@@ -110,9 +121,24 @@ _V1 = [
     "CREATE INDEX players_by_name ON players(name)",
 ]
 
+# Version 2: a log with a corrupt line before its last is stored up to that
+# line; ``damaged`` says which line and why (NULL for an intact log).
+_V2 = ["ALTER TABLE games ADD COLUMN damaged TEXT"]
+
 # MIGRATIONS[i] takes the schema from version i to i + 1: a list of SQL
 # statements, or a callable taking the connection. Append, never edit.
-MIGRATIONS: list = [_V1]
+MIGRATIONS: list = [_V1, _V2]
+
+#: Every table and column this code reads; a library lacking one is damaged.
+SCHEMA = {
+    "games": ("id", "device", "game_key", "source_name", "variant", "options", "players", "mode", "first_dealer",
+              "started", "finished", "result", "winners", "scores", "hands", "events", "raw_sha256", "raw_path",
+              "log", "dropped", "synced_at", "damaged"),
+    "hands": ("game_id", "number", "dealer", "upcard", "up_suit", "maker", "trump", "alone", "lone_defender",
+              "partner_card", "partner", "tricks", "points", "maker_tricks", "outcome", "reason", "result",
+              "scores"),
+    "players": ("game_id", "seat", "name"),
+}
 
 
 def schema_version() -> int:
@@ -128,6 +154,8 @@ def migrate(conn: sqlite3.Connection) -> int:
     """
     found = conn.execute("PRAGMA user_version").fetchone()[0]
     known = schema_version()
+    if found < 0:
+        raise sqlite3.DatabaseError(f"schema version {found}")   # no bower writes that: damaged
     if found > known:
         raise LibraryError(
             f"the game library has schema version {found}, newer than this bower knows "
@@ -194,18 +222,90 @@ class Decoded:
     events: list                    # the events once undo lines are applied
     linenos: list                   # the line number of each event
     dropped: str | None             # why a torn last line was dropped
+    text: str = ""                  # the text decoded: the whole log, or its good prefix when damaged
+    damaged: str | None = None      # a corrupt line before the last: which, why, what was left out
 
 
-def decode(text: str) -> Decoded:
+def decode(text: str, salvage: bool = False) -> Decoded:
     """Decode a log's text (``euchre.log`` format).
 
+    :param salvage: a corrupt line before the last (bad CRC, torn, not JSON)
+        ends the log there instead of failing: the lines before it are
+        decoded and ``damaged`` says which line it was.
     :raises euchre.log.LogError: unreadable log (names the line).
     """
     lines = list(split_lines(text))
-    header, evs, dropped = elog.read_lines(lines)
+    try:
+        header, evs, dropped = elog.read_lines(lines)
+    except elog.LogError:
+        if not salvage:
+            raise
+        bad = _first_bad_line(lines)
+        if bad is None or bad[0] < 2:
+            raise
+        n, why = bad
+        d = decode("".join(lines[:n - 1]))
+        d.damaged = (f"{why}; the log has {len(lines)} lines and the {len(lines) - n + 1} from line {n} on "
+                     "were not imported")
+        return d
     good = len(lines) - (1 if dropped else 0)
     records = [elog.decode_line(lines[i], i + 1) for i in range(1, good)]
-    return Decoded(header, records, [e for _, e in evs], [n for n, _ in evs], dropped)
+    return Decoded(header, records, [e for _, e in evs], [n for n, _ in evs], dropped, text)
+
+
+def _first_bad_line(lines: list) -> tuple[int, str] | None:
+    # (line number, error) of the first line that does not decode, if any.
+    for i, line in enumerate(lines):
+        try:
+            elog.decode_line(line, i + 1)
+        except elog.LogError as e:
+            return i + 1, str(e)
+    return None
+
+
+#: Header ``started`` values accepted: Unix seconds from 1970 (0: the
+#: device clock was never set) to 2100-01-01, the range ``bower clock`` sets.
+MAX_STARTED = 4102444800
+#: Longest player name (the device's are at most 8 characters) and game or
+#: device id accepted from a header.
+MAX_NAME = 64
+
+
+def check_header(h: dict) -> None:
+    """Refuse a header field of the wrong type or out of range before the
+    engine sees it (a damaged or hostile device could send anything).
+
+    :raises euchre.log.LogError: ``line 1: header field 'dealer' ...``.
+    """
+    def bad(name, why):
+        raise elog.LogError(f"line 1: header field {name!r} {why}")
+
+    def show(v):
+        t = json.dumps(v)
+        return t if len(t) <= 40 else t[:37] + "..."
+
+    v = h.get("variant")
+    if not isinstance(v, str) or not v:
+        bad("variant", f"is {show(v)}, not a variant name")
+    if h.get("options") is not None and not isinstance(h["options"], dict):
+        bad("options", f"is {show(h['options'])}, not an object of options")
+    p = h.get("players")
+    if not isinstance(p, list) or not p or not all(
+            isinstance(n, str) and 0 < len(n) <= MAX_NAME and n.isprintable() for n in p):
+        bad("players", f"is {show(p)}, not a list of player names")
+    d = h.get("dealer")
+    if type(d) is not int or not 0 <= d < len(p):
+        bad("dealer", f"is {show(d)}, not a seat number from 0 to {len(p) - 1}")
+    if h.get("mode", "table") not in ("table", "cards"):
+        bad("mode", f"is {show(h.get('mode'))}, not \"table\" or \"cards\"")
+    t = h.get("started")
+    if t is not None and (type(t) is not int or not 0 <= t < MAX_STARTED):
+        bad("started", f"is {show(t)}, not a time between 1970 and 2100 (set the device clock: bower clock)")
+    for k in ("id", "device"):
+        x = h.get(k)
+        if x is not None and not (isinstance(x, str) and 0 < len(x) <= MAX_NAME and x.isprintable()
+                                  or type(x) is int and 0 <= x < 10 ** 12):
+            bad(k, f"is {show(x)}, not an id")
 
 
 def replay(text: str) -> Replay:
@@ -218,9 +318,10 @@ def replay(text: str) -> Replay:
 
 def replay_decoded(d: Decoded) -> Replay:
     """Replay a decoded log (see ``replay``)."""
+    check_header(d.header)
     try:
         game = game_from_header(d.header)
-    except ValueError as e:
+    except (ValueError, TypeError, KeyError, AttributeError) as e:
         raise elog.LogError(f"line 1: {e}")
     out = Replay(d.header, d.records, d.events, game, dropped=d.dropped)
     current: list = []
@@ -229,8 +330,9 @@ def replay_decoded(d: Decoded) -> Replay:
         phase = game.hand.phase
         try:
             game.apply(ev)
-        except (IllegalAction, ValueError) as e:
-            raise elog.LogError(f"line {lineno} ({ev}): {e}")
+        except (IllegalAction, ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
+            # A line with a good CRC the rules refuse (or cannot even parse).
+            raise elog.LogError(f"line {lineno} ({ev[:40]}): {e}")
         current.append((phase, ev))
         if game.hand_no != number:
             out.hands.append(HandRecord(number, game.last_hand, current, list(game.scores)))
@@ -287,6 +389,8 @@ class AddResult:
     message: str
     archived: Path | None = None    # where the raw log was archived, if it was written
     dropped: str | None = None      # a torn last line that was dropped
+    damaged: str | None = None      # stored only up to a corrupt line: which, and why
+    replay: Replay | None = None    # the replayed game (what was stored)
 
     def __str__(self) -> str:
         return f"{self.status}: {self.message}"
@@ -295,7 +399,8 @@ class AddResult:
 _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 _GAME_COLS = ("device, game_key, source_name, variant, options, players, mode, first_dealer, started, "
-              "finished, result, winners, scores, hands, events, raw_sha256, raw_path, log, dropped, synced_at")
+              "finished, result, winners, scores, hands, events, raw_sha256, raw_path, log, dropped, synced_at, "
+              "damaged")
 _HAND_COLS = ("game_id, number, dealer, upcard, up_suit, maker, trump, alone, lone_defender, partner_card, "
               "partner, tricks, points, maker_tricks, outcome, reason, result, scores")
 _JSON_HAND = ("tricks", "points", "scores")
@@ -328,18 +433,47 @@ class Library:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(str(self.path), isolation_level=None)
-        except (OSError, sqlite3.Error) as e:
-            raise LibraryError(f"cannot open the game library {self.path}: {e}")
+        except (OSError, ValueError, sqlite3.Error) as e:   # ValueError: a NUL in the path
+            raise LibraryError(f"cannot open the game library {self.path}: {e}{_write_hint(self.path, e)}")
         self.conn.row_factory = sqlite3.Row
         try:
             self.conn.execute("PRAGMA foreign_keys = ON")
             migrate(self.conn)
+            self._check()
         except sqlite3.DatabaseError as e:
             self.conn.close()
-            raise LibraryError(f"{self.path} is not a usable game library: {e}")
+            hint = _write_hint(self.path, e)
+            if hint and not _damage(e):
+                raise LibraryError(f"cannot use the game library {self.path}: {e}{hint}")
+            raise self.damaged(str(e))     # a schema migrations cannot read (a table too many, ...)
         except LibraryError:
             self.conn.close()
             raise
+
+    def _check(self) -> None:
+        # Every table and column read here, and sound pages (a quick check:
+        # one pass over the file, no index cross-checks).
+        for table, cols in SCHEMA.items():
+            have = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
+            if not have:
+                raise self.damaged(f"no table {table}")
+            missing = [c for c in cols if c not in have]
+            if missing:
+                raise self.damaged(f"table {table} lacks {', '.join(missing)}")
+        problems = [r[0] for r in self.conn.execute("PRAGMA quick_check(3)")]
+        if problems != ["ok"]:
+            raise self.damaged(problems[0])
+
+    def damaged(self, why: str) -> LibraryDamaged:
+        """The one-line error for this library being damaged, with the way out."""
+        n = len(archived_logs(self.raw_dir)) if self.raw_dir.is_dir() else 0
+        db = "" if self.path == default_path() else f" --db {self.path}"
+        why = (why.splitlines() or ["?"])[0][:120]
+        if n:
+            return LibraryDamaged(f"the game library {self.path} is damaged ({why}): run "
+                                  f"`bower library rebuild{db}` to rebuild it from the {n} raw logs in {self.raw_dir}")
+        return LibraryDamaged(f"{self.path} is not a usable game library ({why}) and no raw logs to rebuild it "
+                              f"from are beside it: give the right --db, or sync your devices into a new library")
 
     def close(self) -> None:
         self.conn.close()
@@ -352,8 +486,11 @@ class Library:
 
     # ----- adding logs -----------------------------------------------------------
 
-    def add_log(self, raw: bytes, device: str, name: str) -> AddResult:
+    def add_log(self, raw: bytes, device: str, name: str, key: str | None = None) -> AddResult:
         """Store one game log from ``device`` (its file there is ``name``).
+
+        ``key``: the game id the device listed it under; a header naming
+        another id is a mismatch (a device cannot file a log as another game).
 
         :returns: an ``AddResult`` whose ``status`` is ``"new"``, ``"duplicate"``
             (this exact log is stored: nothing written), ``"updated"`` (a longer
@@ -369,12 +506,16 @@ class Library:
         except UnicodeDecodeError as e:
             return self._mismatch(raw, sha, device, stem, None, f"not UTF-8 text ({e.reason} at byte {e.start})")
         try:
-            dec = decode(text)
+            dec = decode(text, salvage=True)
         except elog.LogError as e:
             return self._mismatch(raw, sha, device, stem, None, f"unreadable log: {e}")
-        header, records, dropped = dec.header, dec.records, dec.dropped
-        key = header.get("id")
-        key = str(key) if isinstance(key, (str, int)) and str(key) else stem
+        header, records, dropped, damaged = dec.header, dec.records, dec.dropped, dec.damaged
+        hkey = header.get("id")
+        hkey = str(hkey) if isinstance(hkey, (str, int)) and str(hkey) else None
+        if key is not None and hkey is not None and hkey != key:
+            return self._mismatch(raw, sha, device or "unknown", key, None,
+                                  f"the log says it is game {json.dumps(hkey)[:24]}, but the device lists it as {key}")
+        key = hkey or key or stem
         hdev = header.get("device")
         device = device or (str(hdev) if hdev else "")
         if not device:
@@ -387,17 +528,25 @@ class Library:
         except elog.LogError as e:
             return self._mismatch(raw, sha, device, key, None, f"does not replay: {e}")
         note = f" (torn last line dropped: {dropped})" if dropped else ""
+        if damaged:
+            note += f" (DAMAGED, stored up to the corrupt line: {damaged})"
+
+        def result(status, gid, message, path=None):
+            return AddResult(status, gid, message, path, dropped, damaged, rp)
 
         old = self.conn.execute("SELECT id, raw_sha256, log, events FROM games WHERE device = ? AND game_key = ?",
                                 (device, key)).fetchone()
         if old is None:
             path = self._archive(device, key, raw)
-            gid = self._store(None, rp, raw, sha, device, key, name, path)
-            return AddResult("new", gid, f"{device}/{key}: {self._summary(rp)}{note}", path, dropped)
+            gid = self._store(None, rp, raw, sha, device, key, name, path, dec)
+            return result("new", gid, f"{device}/{key}: {self._summary(rp)}{note}", path)
         gid = old["id"]
         if old["raw_sha256"] == sha:
-            return AddResult("duplicate", gid, f"{device}/{key}: already stored, unchanged", None, dropped)
-        stored = decode(old["log"])
+            return result("duplicate", gid, f"{device}/{key}: already stored, unchanged{note}")
+        try:
+            stored = decode(old["log"])
+        except elog.LogError as e:
+            raise LibraryDamaged(f"the stored log of {device}/{key} is unreadable ({e})")
         o_header, o_records = stored.header, stored.records
         if o_header != header:
             diff = sorted(k for k in set(o_header) | set(header) if o_header.get(k) != header.get(k))
@@ -405,13 +554,14 @@ class Library:
                                   f"a different game with the same id (header differs in: {', '.join(diff)}); "
                                   "the stored game was kept")
         n_old, n_new = len(o_records), len(records)
-        if records[:n_old] == o_records and n_new > n_old:
+        if records[:n_old] == o_records and (n_new > n_old or damaged):
+            # Longer, or the same good lines of a damaged log that grew: keep its raw bytes.
             path = self._archive(device, key, raw)
-            self._store(gid, rp, raw, sha, device, key, name, path)
-            return AddResult("updated", gid, f"{device}/{key}: {n_new - n_old} more lines; {self._summary(rp)}{note}",
-                             path, dropped)
+            self._store(gid, rp, raw, sha, device, key, name, path, dec)
+            return result("updated", gid, f"{device}/{key}: {n_new - n_old} more lines; {self._summary(rp)}{note}",
+                          path)
         if records == o_records:
-            return AddResult("duplicate", gid, f"{device}/{key}: same events as stored{note}", None, dropped)
+            return result("duplicate", gid, f"{device}/{key}: same events as stored{note}")
         if o_records[:n_new] == records:
             why = f"an older copy ({n_new} lines after the header; the stored one has {n_old})"
         else:
@@ -460,7 +610,7 @@ class Library:
                 return path
         raise LibraryError(f"too many archived copies of {stem} in {d}")
 
-    def _store(self, gid, rp: Replay, raw, sha, device, key, name, path) -> int:
+    def _store(self, gid, rp: Replay, raw, sha, device, key, name, path, dec: Decoded) -> int:
         g = rp.game
         h = rp.header
         started = h.get("started")
@@ -472,7 +622,8 @@ class Library:
             "first_dealer": g.first_dealer, "started": started, "finished": 1 if g.result else 0,
             "result": g.result[1] if g.result else None, "winners": list(g.result[0]) if g.result else None,
             "scores": g.scores, "hands": len(rp.hands), "events": len(rp.events), "raw_sha256": sha,
-            "raw_path": rel, "log": raw.decode("utf-8"), "dropped": rp.dropped, "synced_at": int(self._clock()),
+            "raw_path": rel, "log": dec.text, "dropped": rp.dropped, "synced_at": int(self._clock()),
+            "damaged": dec.damaged,
         }
         vals = [json.dumps(game[c]) if c in _JSON_GAME and game[c] is not None else game[c]
                 for c in _GAME_COLS.split(", ")]
@@ -521,7 +672,7 @@ class Library:
             rows = self.conn.execute("SELECT * FROM games WHERE device = ? AND game_key = ?", (dev, key))
             return [self._game(r) for r in rows]
         out = []
-        if ref.isdigit():
+        if ref.isascii() and ref.isdigit() and len(ref) < 19:     # an SQLite integer
             g = self.game(int(ref))
             if g:
                 return [g]
@@ -530,13 +681,27 @@ class Library:
         return out
 
     def hands(self, gid: int) -> list[dict]:
-        """The finished hands of a game, in order."""
+        """The finished hands of a game, in order.
+
+        :raises LibraryDamaged: a row that this code could not have written.
+        """
+        g = self.conn.execute("SELECT players FROM games WHERE id = ?", (gid,)).fetchone()
+        try:
+            n = len(json.loads(g[0])) if g else 0
+        except (TypeError, ValueError):
+            n = 0
         rows = self.conn.execute("SELECT * FROM hands WHERE game_id = ? ORDER BY number", (gid,))
         out = []
         for r in rows:
             d = dict(r)
-            for k in _JSON_HAND:
-                d[k] = json.loads(d[k])
+            try:
+                for k in _JSON_HAND:
+                    d[k] = json.loads(d[k])
+                bad = _hand_problem(d, n)
+            except (TypeError, ValueError):
+                bad = "not JSON"
+            if bad:
+                raise self.damaged(f"hand {d.get('number')!r} of game {gid} is unreadable: {bad}")
             out.append(d)
         return out
 
@@ -544,16 +709,118 @@ class Library:
         return self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
     def _game(self, r: sqlite3.Row) -> dict:
+        """A games row as a dict, JSON decoded and checked.
+
+        :raises LibraryDamaged: a row that this code could not have written.
+        """
         d = dict(r)
-        for k in _JSON_GAME:
-            if d[k] is not None:
-                d[k] = json.loads(d[k])
+        try:
+            for k in _JSON_GAME:
+                if d[k] is not None:
+                    d[k] = json.loads(d[k])
+        except (TypeError, ValueError):
+            raise self.damaged(f"game {d.get('id')!r} is unreadable: not JSON") from None
+        # Values an older bower stored unchecked must not break reading:
+        # a start time no calendar can show is unknown; names are text.
+        t = d.get("started")
+        if type(t) is not int or not 0 < t < MAX_STARTED:
+            d["started"] = None
+        if isinstance(d["players"], list):
+            d["players"] = [n if isinstance(n, str) else json.dumps(n) for n in d["players"]]
+        bad = _game_problem(d)
+        if bad:
+            raise self.damaged(f"game {d.get('id')!r} is unreadable: {bad}")
         return d
 
 
+def _ints(x, n=None) -> bool:
+    return isinstance(x, list) and all(type(v) is int for v in x) and (n is None or len(x) == n)
+
+
+def _seat_or_none(x, n) -> bool:
+    return x is None or type(x) is int and 0 <= x < n
+
+
+def _text_or_none(x) -> bool:
+    return x is None or type(x) is str
+
+
+def _game_problem(d: dict) -> str | None:
+    # What is wrong with a decoded games row, or None (every value as
+    # ``_store`` writes it; the log text as archived).
+    p = d["players"]
+    if not (isinstance(p, list) and p and all(isinstance(x, str) for x in p)):
+        return "players"
+    n = len(p)
+    checks = (
+        ("id", type(d["id"]) is int), ("device", type(d["device"]) is str), ("game_key", type(d["game_key"]) is str),
+        ("variant", type(d["variant"]) is str), ("options", isinstance(d["options"], dict)),
+        ("mode", d["mode"] in ("table", "cards")),
+        ("first_dealer", type(d["first_dealer"]) is int and 0 <= d["first_dealer"] < n),
+        ("finished", d["finished"] in (0, 1)), ("result", d["result"] in (None, "win", "shared", "draw")),
+        ("winners", d["winners"] is None or _ints(d["winners"]) and all(0 <= s < n for s in d["winners"])),
+        ("scores", _ints(d["scores"], n)), ("hands", type(d["hands"]) is int), ("events", type(d["events"]) is int),
+        ("log", type(d["log"]) is str), ("dropped", _text_or_none(d["dropped"])),
+        ("damaged", _text_or_none(d.get("damaged"))), ("raw_sha256", type(d["raw_sha256"]) is str),
+    )
+    for name, ok in checks:
+        if not ok:
+            return name
+    try:
+        from euchre import Rules
+        if Rules(d["variant"], d["options"]).num_players != n:
+            return "players"
+    except (ValueError, TypeError, KeyError):
+        return "variant or options"
+    if d.get("damaged") is None:
+        if hashlib.sha256(d["log"].encode("utf-8", "surrogatepass")).hexdigest() != d["raw_sha256"]:
+            return "log (its checksum differs)"
+    else:
+        try:
+            decode(d["log"])
+        except elog.LogError:
+            return "log"
+    return None
+
+
+def _hand_problem(h: dict, n: int) -> str | None:
+    # What is wrong with a decoded hands row of a game of ``n`` players.
+    checks = (
+        ("number", type(h["number"]) is int), ("dealer", type(h["dealer"]) is int and 0 <= h["dealer"] < n),
+        ("maker", _seat_or_none(h["maker"], n)), ("lone_defender", _seat_or_none(h["lone_defender"], n)),
+        ("partner", _seat_or_none(h["partner"], n)), ("alone", h["alone"] in (0, 1, 2)),
+        ("tricks", _ints(h["tricks"], n)), ("points", _ints(h["points"], n)), ("scores", _ints(h["scores"], n)),
+        ("maker_tricks", h["maker_tricks"] is None or type(h["maker_tricks"]) is int),
+        ("cards", all(_text_or_none(h[k]) for k in ("upcard", "up_suit", "trump", "partner_card", "outcome"))),
+        ("reason", type(h["reason"]) is str), ("result", h["result"] in RESULT_NAMES.values()),
+    )
+    for name, ok in checks:
+        if not ok:
+            return name
+    return None
+
+
+def _damage(e: sqlite3.Error) -> bool:
+    # Does this SQLite error mean a damaged file (rather than, say, a
+    # read-only directory or a lock)?
+    text = str(e).lower()
+    return any(w in text for w in ("malformed", "not a database", "no such table", "no such column", "corrupt"))
+
+
+def _write_hint(path: Path, e: sqlite3.Error) -> str:
+    text = str(e).lower()
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return f" (can this user write to {path.parent}?)"
+    if "locked" in text or "busy" in text:
+        return " (another bower is using it: try again when it is done)"
+    return ""
+
+
 def _is_earlier(have: bytes, new: bytes) -> bool:
-    # Is the archived log ``have`` an earlier version of ``new``: are its good
-    # lines a prefix of new's good lines?
+    # Is the archived log ``have`` an earlier version of ``new``: its bytes,
+    # or its good lines, a prefix of new's?
+    if new.startswith(have):
+        return True
     try:
         h = decode(have.decode("utf-8"))
         n = decode(new.decode("utf-8"))
@@ -569,3 +836,105 @@ def _write_atomic(path: Path, data: bytes) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+# ----- one writer at a time, and rebuilding from the raw archive ------------------
+
+@contextmanager
+def writer_lock(path: str | os.PathLike | None, what: str) -> Iterator[Path]:
+    """Hold the library's writer lock (``<db file>.lock``, an OS file lock
+    that dies with its process) while ``what`` (``"bower sync"``) writes.
+
+    :raises LibraryError: another bower holds it, or the directory cannot
+        be written to.
+    """
+    path = Path(path).expanduser() if path else default_path()
+    lock = path.with_name(path.name + ".lock")
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except (OSError, ValueError) as e:    # ValueError: a NUL in the path
+        raise LibraryError(f"cannot write to {lock.parent} ({getattr(e, 'strerror', None) or e}): give --db a "
+                           "file in a directory you can write to") from None
+    try:
+        if not _try_lock(fd):
+            try:
+                os.lseek(fd, 0, os.SEEK_SET)
+                other = os.read(fd, 200).decode("utf-8", "replace").strip() or "another bower"
+            except OSError:
+                other = "another bower"
+            raise LibraryError(f"the game library {path} is in use by {other}: wait for it to finish, "
+                               "then try again")
+        os.ftruncate(fd, 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, f"{what} (process {os.getpid()})\n".encode())
+        yield lock
+    finally:
+        os.close(fd)        # releases the lock
+
+
+def _try_lock(fd: int) -> bool:
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            return True
+        except OSError:
+            return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+
+
+def archived_logs(raw_dir: Path) -> list[Path]:
+    """The archive's logs that were stored (``<id>.log``, then other
+    versions ``<id>.<sha>.log``), not the refused ``.mismatch-`` ones."""
+    logs = [p for p in raw_dir.glob("*/*.log") if ".mismatch-" not in p.name and p.is_file()]
+    return sorted(logs, key=lambda p: (p.parent.name, p.name.count("."), p.name))
+
+
+def rebuild(path: str | os.PathLike | None = None, clock=time.time) -> tuple[Path, Path | None, dict]:
+    """Make the library at ``path`` anew from the raw logs archived beside it.
+
+    The new library is built beside the old file, which is then kept as
+    ``<name>.damaged-<time>`` (never deleted) and replaced.
+
+    :returns: ``(path, where the old file was kept or None, {status: count})``.
+    :raises LibraryError: no raw logs, or the directory cannot be written.
+    """
+    path = Path(path).expanduser() if path else default_path()
+    raw_dir = path.parent / "raw"
+    logs = archived_logs(raw_dir) if raw_dir.is_dir() else []
+    if not logs:
+        raise LibraryError(f"no raw logs in {raw_dir} to rebuild the game library {path} from")
+    tmp = path.with_name(path.name + ".rebuild")
+    counts: dict = {}
+    try:
+        for p in (tmp, tmp.with_name(tmp.name + "-journal")):
+            p.unlink(missing_ok=True)
+        with Library(tmp, clock=clock) as lib:
+            # One fsync of the finished file below instead of one per game.
+            lib.conn.execute("PRAGMA synchronous = OFF")
+            for f in logs:
+                r = lib.add_log(f.read_bytes(), f.parent.name, f.name)
+                counts[r.status] = counts.get(r.status, 0) + 1
+                if r.damaged and r.status != "duplicate":
+                    counts["damaged"] = counts.get("damaged", 0) + 1
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        kept = None
+        if path.exists():
+            kept = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S', time.localtime(clock()))}")
+            os.replace(path, kept)
+            for ext in ("-journal", "-wal", "-shm"):
+                side = path.with_name(path.name + ext)
+                if side.exists():
+                    os.replace(side, kept.with_name(kept.name + ext))
+        os.replace(tmp, path)
+    except (OSError, sqlite3.Error) as e:
+        raise LibraryError(f"cannot rebuild the game library {path}: {e}{_write_hint(path, e)}") from None
+    return path, kept, counts

@@ -32,13 +32,16 @@ from dataclasses import dataclass, field
 from bower_host.transport import DeviceGone, TransportError
 
 __all__ = [
-    "PROTO", "MAX_CHUNK", "Client", "DeviceInfo", "GameEntry", "Reply",
+    "PROTO", "MAX_CHUNK", "MAX_LIST", "Client", "DeviceInfo", "GameEntry", "Reply",
     "ProtocolError", "LinkTimeout", "CorruptReply", "DeviceError", "DeviceChanged",
     "DeviceGone", "TransportError", "encode_request", "parse_reply", "quote_name", "crc_hex",
 ]
 
 PROTO = 1
 MAX_CHUNK = 2048
+#: Most games a LIST reply may announce: a Pico's flash holds a few hundred
+#: game files. A longer listing is refused before its entries are read.
+MAX_LIST = 4096
 REQUEST = b"#B? "
 REPLY = b"#B! "
 _TAG = re.compile(rb"[0-9A-Za-z]{1,8}\Z")
@@ -356,6 +359,9 @@ class Client:
                     count = int(r.words[1])
                 except (IndexError, ValueError):
                     raise CorruptReply(f"bad {cmd} reply {_show(r.raw)}") from None
+                if not 0 <= count <= MAX_LIST:
+                    raise ProtocolError(f"the device lists {count:,} games, more than the {MAX_LIST:,} a Bower "
+                                        "can hold: refused (is it a Bower, with sound flash?)")
                 while len(items) < count:
                     it = self._await(tag)
                     if it.status != "GAME" or len(it.words) < 6:

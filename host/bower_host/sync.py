@@ -12,28 +12,53 @@ have yet, resuming where an interrupted transfer stopped:
   whole log must then match the CRC the device listed, else it is fetched
   again from the start once.
 * Every line's CRC is verified and the game replayed through the engine
-  (``euchre.log.replay_lines``) before :meth:`Library.add_log` stores it;
-  only after the library committed it is the game marked synced on the
-  device (which may then free its flash).
+  by :meth:`Library.add_log`, which checks the header's fields first; only
+  after the library committed it is the game marked synced on the device
+  (which may then free its flash). A log with a corrupt line before its last
+  is stored up to that line, its raw bytes archived whole, and reported as
+  ``damaged`` with the line number (the device's copy holds nothing more, so
+  it is marked synced too); a log that does not replay at all is kept aside
+  and stays on the device.
+* What a device may ask the host to store is bounded (a hostile or broken
+  device could list anything): at most :data:`MAX_GAMES` games in a listing
+  (``protocol.MAX_LIST``), :data:`MAX_LOG_BYTES` per game and
+  :data:`MAX_SYNC_BYTES` fetched in one run; beyond them a game is refused
+  (reported, nothing written for it) and the others are synced.
+* One ``bower sync`` (or ``bower library rebuild``) writes to a library at
+  a time: a second one stops at once with a one-line error
+  (``db.writer_lock``).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import sqlite3
 import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from bower_host.cli import CommandError
-from bower_host.protocol import MAX_CHUNK, Client, DeviceError, ProtocolError
+from bower_host.protocol import MAX_CHUNK, MAX_LIST, Client, DeviceError, ProtocolError
 from bower_host.transport import DeviceGone, SerialTransport, TransportError
 
 #: Game and device ids the host accepts as file names (no path traversal).
 SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}\Z")
 
+#: Most games a listing may hold (a Pico's flash holds a few hundred).
+MAX_GAMES = MAX_LIST
+#: Largest game log fetched: 4 MiB, more than a Pico 2's whole flash (a
+#: 30-hand game is about 4 KB).
+MAX_LOG_BYTES = 4 << 20
+#: Most bytes one ``bower sync`` fetches; the games beyond wait for the next run.
+MAX_SYNC_BYTES = 32 << 20
+
 STORED = ("new", "updated", "duplicate")
+
+
+class _ShortLog(ProtocolError):
+    """The device sent less of a game than it listed."""
 
 
 @dataclass
@@ -61,27 +86,32 @@ def partial_root(library) -> Path:
 
 
 def stored_log(library, device: str, game_id: str) -> bytes | None:
-    """The log the library holds (committed) for this device's game, if any."""
+    """The log the library holds (committed) for this device's game, if any:
+    for a damaged game, its whole raw log as archived (what the device has)."""
     for row in library.find(f"{device}/{game_id}"):
+        if row.get("damaged") and row.get("raw_path"):
+            try:
+                return (Path(library.raw_dir) / row["raw_path"]).read_bytes()
+            except OSError:
+                return None
         if row.get("log"):
             return row["log"].encode("utf-8")
     return None
 
 
-def describe_game(raw: bytes) -> str:
-    """A one-line summary from replaying the log: variant, standings, hands."""
-    from euchre import log as elog
-
-    game, dropped = elog.replay_lines(raw.decode("utf-8").splitlines(keepends=True))
+def describe_game(rp) -> str:
+    """A one-line summary of a replayed log (``db.Replay``): variant,
+    standings, hands played."""
+    game = rp.game
     standings = ", ".join(f"{label} {score}" for label, score in game.standings())
-    hands = game.hand_no - (0 if game.result else 1)
+    hands = len(rp.hands)
     text = f"{game.rules.title}: {standings}; {hands} hand{'s' if hands != 1 else ''}"
     if game.result:
         text += f"; won by {' & '.join(game.winner_names())}" if game.result[1] != "draw" else "; a draw"
     else:
         text += "; in progress"
-    if dropped:
-        text += f" (torn last line dropped: {dropped})"
+    if rp.dropped:
+        text += f" (torn last line dropped: {rp.dropped})"
     return text
 
 
@@ -107,17 +137,38 @@ class Syncer:
         chunk = max(1, min(info.chunk, MAX_CHUNK))
         pdir = partial_root(self.library) / info.device
         plans = []
+        budget = MAX_SYNC_BYTES
         for g in self.client.list():
             if not SAFE_ID.match(g.id):
                 self.outcomes.append(Outcome(g.id, "failed", "the device listed an unusable game id; skipped"))
                 continue
+            if not 0 <= g.size <= MAX_LOG_BYTES:
+                self.outcomes.append(Outcome(g.id, "failed", f"the device lists it at {g.size:,} bytes, over the "
+                                             f"{_size(MAX_LOG_BYTES)} a game log can be: refused, nothing "
+                                             "fetched (is the device's flash damaged?)"))
+                continue
             plan = self._plan(g, pdir)
-            if plan is not None:
-                plans.append(plan)
+            if plan is None:
+                continue
+            need = g.size - len(plan.base)
+            if need > budget:
+                self.outcomes.append(Outcome(g.id, "failed", f"not fetched: one sync fetches at most "
+                                             f"{_size(MAX_SYNC_BYTES)}; run `bower sync` again for it"))
+                continue
+            budget -= need
+            plans.append(plan)
         if self.progress is not None:
             self.progress.start(sum(p.entry.size - len(p.base) for p in plans))
         for plan in plans:
-            self._fetch_and_store(plan, chunk)
+            try:
+                self._fetch_and_store(plan, chunk)
+            except (_ShortLog, DeviceError) as e:
+                # This game only: the device sent less than it listed, or
+                # refused it (no such game any more, a flash error).
+                if isinstance(e, DeviceError) and e.code not in ("badid", "badargs", "storage", "internal"):
+                    raise
+                self.outcomes.append(Outcome(plan.entry.id, "failed", f"{e}; the bytes fetched are kept: run "
+                                             "`bower sync` again later"))
         return self.outcomes
 
     def _plan(self, g, pdir: Path) -> _Plan | None:
@@ -134,9 +185,8 @@ class Syncer:
             return None
         base = b""
         if part.exists():
-            base = part.read_bytes()
-            if len(base) > g.size:  # not this game's bytes (a wiped device reusing ids)
-                base = b""
+            base = part.read_bytes() if part.stat().st_size <= g.size else b""
+            # (longer: not this game's bytes, e.g. a wiped device reusing ids)
         elif stored is not None and len(stored) < g.size:
             base = stored
         return _Plan(g, part, base)
@@ -157,18 +207,20 @@ class Syncer:
             self.outcomes.append(Outcome(g.id, "failed", "the downloaded log does not match the device's "
                                          "checksum; nothing stored", fetched))
             return
-        try:
-            summary, problem = describe_game(raw), None
-        except (ValueError, UnicodeDecodeError) as e:  # LogError is a ValueError
-            summary, problem = "", f"does not replay: {e}"
-        res = self.library.add_log(raw, self.info.device, f"{g.id}.log")
+        res = self.library.add_log(raw, self.info.device, f"{g.id}.log", key=g.id)
         plan.part.unlink(missing_ok=True)
-        if res.status in STORED and problem is None:
-            out = Outcome(g.id, res.status, summary, fetched)
+        if res.status in STORED and res.damaged:
+            # The good lines are stored and every byte is archived: the
+            # device's copy holds nothing more, so it may let it go.
+            out = Outcome(g.id, "damaged", f"{describe_game(res.replay)}; stored only up to a corrupt line: "
+                                           f"{res.damaged}; raw log kept as {res.archived or 'before'}", fetched)
+            self._mark_synced(g, out)
+        elif res.status in STORED:
+            out = Outcome(g.id, res.status, describe_game(res.replay), fetched)
             self._mark_synced(g, out)
         else:
-            why = problem or res.message or "conflicts with the stored game"
-            out = Outcome(g.id, "mismatch", f"{why}; raw log kept, the game stays on the device", fetched)
+            why = res.message.split(": ", 1)[-1] if res.message else "conflicts with the stored game"
+            out = Outcome(g.id, "mismatch", f"{why}; the game stays on the device", fetched)
         self.outcomes.append(out)
 
     def _download(self, plan: _Plan, chunk: int) -> int:
@@ -189,7 +241,7 @@ class Syncer:
                     if self.progress is not None:
                         self.progress.advance(len(data))
                 if off < g.size:
-                    raise ProtocolError(f"{g.id} ended at {off} bytes on the device; {g.size} were listed")
+                    raise _ShortLog(f"the log ended at {off:,} bytes on the device; {g.size:,} were listed")
             finally:
                 f.flush()
                 os.fsync(f.fileno())
@@ -199,10 +251,11 @@ class Syncer:
         try:
             self.client.synced(g.id, g.crc)
         except DeviceError as e:
-            if e.code != "stale":
-                raise
-            out.message += ("; " if out.message else "") + "changed on the device meanwhile (a game in " \
-                                                           "progress): sync again later for the rest"
+            if e.code == "stale":
+                note = "changed on the device meanwhile (a game in progress): sync again later for the rest"
+            else:
+                note = f"stored, but the device could not mark it synced ({e}): it keeps its copy"
+            out.message += ("; " if out.message else "") + note
 
 
 # ----- command line ------------------------------------------------------------
@@ -231,8 +284,9 @@ class _RichProgress:
 
 
 def _size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
+    """``n`` bytes with a unit: ``512 B``, ``1.6 KB``, ``4.0 MB`` (1 KB = 1,024 B)."""
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if abs(n) < 1024 or unit == "TB":
             return f"{n} B" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
 
@@ -254,10 +308,22 @@ def _open_library(path):
 
 
 def cmd_sync(args) -> int:
+    from bower_host.db import LibraryError, writer_lock
+
+    library = _open_library(args.db)
+    try:
+        with writer_lock(library.path, "bower sync"):
+            return _sync_locked(args, library)
+    except LibraryError as e:
+        raise CommandError(str(e)) from None
+    finally:
+        library.close()
+
+
+def _sync_locked(args, library) -> int:
     from rich.console import Console
 
     console = Console(highlight=False, soft_wrap=True)
-    library = _open_library(args.db)
     t, client = _open_client(args)
     progress = _RichProgress(Console(stderr=True)) if not args.quiet else None
     syncer = Syncer(client, library, progress)
@@ -269,17 +335,26 @@ def cmd_sync(args) -> int:
         kept = " The bytes fetched so far are kept: run `bower sync` again to resume." if syncer.fetched else ""
         what = "" if isinstance(e, DeviceGone) else "sync failed: "
         raise CommandError(f"{what}{e}.{kept}") from None
+    except (OSError, sqlite3.Error) as e:
+        # The host's disk or library refused a write: stop, nothing half-stored
+        # (each game is one transaction; fetched bytes stay in partial/).
+        _print_outcomes(console, syncer)
+        where = getattr(e, "filename", None) or Path(library.path).parent
+        why = getattr(e, "strerror", None) or str(e)
+        raise CommandError(f"sync stopped: cannot write to {where} ({why}): make room on the disk or give --db "
+                           "a library you can write to; games already stored are kept") from None
     finally:
         if progress is not None and progress.task is not None:
             progress.stop()
         t.close()
     seconds = time.monotonic() - start
     _print_outcomes(console, syncer)
-    bad = [o for o in syncer.outcomes if o.status in ("mismatch", "failed")]
+    bad = [o for o in syncer.outcomes if o.status in ("mismatch", "failed", "damaged")]
     console.print(f"Fetched {_size(syncer.fetched)} in {seconds:.2f} s; "
                   f"{sum(o.status in ('new', 'updated') for o in syncer.outcomes)} game(s) new or updated.")
     if bad:
-        raise CommandError(f"{len(bad)} game(s) not stored: " + ", ".join(f"{o.game_id} ({o.status})" for o in bad))
+        raise CommandError(f"{len(bad)} game(s) need a look: " + ", ".join(f"{o.game_id} ({o.status})" for o in bad)
+                           + " (see above; damaged games were stored up to their corrupt line)")
     return 0
 
 
@@ -288,7 +363,7 @@ def _print_outcomes(console, syncer: Syncer) -> None:
     if info is None:
         return
     console.print(f"Device {info.device} (firmware {info.firmware}, protocol {info.proto}): {info.games} game(s), "
-                  f"{_size(info.used)} used, {_size(info.free)} free")
+                  f"{_size(info.used)} used, {_size(info.free)} free", markup=False)
     for o in syncer.outcomes:
         console.print(f"  {o.game_id:<8} {o.status:<10} {o.message}".rstrip(), markup=False)
 

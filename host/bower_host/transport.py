@@ -15,6 +15,7 @@ the port closed under us).
 
 from __future__ import annotations
 
+import os
 import time
 
 import serial
@@ -69,17 +70,23 @@ def find_port(ports=None) -> str:
     return picos[0].device
 
 
-def open_serial(port: str, *, baudrate: int = 115200, write_timeout: float = 5.0):
+def open_serial(port: str, *, baudrate: int = 115200, write_timeout: float = 5.0, exclusive: bool = True):
     """Open ``port`` (a device path, or a pyserial URL such as ``socket://host:port``).
 
     The read timeout is short: :meth:`SerialTransport.readline` keeps its own
-    deadline.
+    deadline. ``exclusive`` (POSIX): lock the port, so a second program
+    opening it (another ``bower sync``, mpremote, a terminal) cannot steal
+    the device's replies; it gets a clear error instead.
     """
     try:
         if "://" in port:
             return serial.serial_for_url(port, baudrate=baudrate, timeout=0.05, write_timeout=write_timeout)
-        return serial.Serial(port, baudrate=baudrate, timeout=0.05, write_timeout=write_timeout)
+        kw = {"exclusive": True} if exclusive and os.name == "posix" else {}
+        return serial.Serial(port, baudrate=baudrate, timeout=0.05, write_timeout=write_timeout, **kw)
     except (serial.SerialException, OSError, ValueError) as e:
+        if "exclusively lock" in str(e):
+            raise TransportError(f"{port} is in use by another program (another bower sync, mpremote or a "
+                                 "serial terminal?): close it and try again") from e
         raise TransportError(f"cannot open {port}: {e}") from e
 
 

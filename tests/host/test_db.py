@@ -220,13 +220,29 @@ def test_tampered_event_that_fails_replay_is_a_mismatch(lib, kit):
     assert lib.add_log(raw, DEV, "g9.log").status == "new"
 
 
-def test_corrupted_line_is_a_mismatch_naming_the_line(lib, kit):
+def test_corrupted_line_stores_the_good_prefix_marked_damaged(lib, kit):
+    # Used to make the whole game unstorable ("mismatch"): now the lines
+    # before the corrupt one are stored, the game says which line, and the
+    # whole raw log is archived.
     raw = kit.log_bytes(kit.scripted_game("classic", ["up H", "pass", "order", "tricks 3", "up S"]), "c1")
     lines = _lines(raw)
-    lines[2] = lines[2].replace(b"pass", b"paSs")          # CRC no longer matches
-    r = lib.add_log(b"".join(lines), DEV, "c1.log")
-    assert r.status == "mismatch" and "line 3" in r.message and "CRC" in r.message
-    assert lib.count() == 0
+    lines[4] = lines[4].replace(b"tricks 3", b"tricks 8")      # line 5: CRC no longer matches
+    bad = b"".join(lines)
+    r = lib.add_log(bad, DEV, "c1.log")
+    assert r.status == "new" and r.damaged.startswith("line 5: CRC mismatch")
+    assert "the 2 from line 5 on were not imported" in r.damaged and "DAMAGED" in r.message
+    g = lib.game(r.game_id)
+    assert g["damaged"] == r.damaged and g["log"].encode() == b"".join(lines[:4]) and g["hands"] == 0
+    assert g["raw_sha256"] == __import__("hashlib").sha256(bad).hexdigest()
+    assert r.archived.read_bytes() == bad
+    # The same bytes again: nothing new; the device's log grown by a line: updated, still damaged.
+    assert lib.add_log(bad, DEV, "c1.log").status == "duplicate"
+    more = bad + log.encode_line("pass").encode()
+    r2 = lib.add_log(more, DEV, "c1.log")
+    assert r2.status == "updated" and "the 3 from line 5 on" in r2.damaged and lib.count() == 1
+    # A corrupt header (line 1) leaves nothing to store.
+    r3 = lib.add_log(lines[0].replace(b"classic", b"clasic") + b"".join(lines[1:]), DEV, "c2.log")
+    assert r3.status == "mismatch" and "line 1" in r3.message and lib.count() == 1
 
 
 def test_different_header_for_the_same_id_is_a_mismatch(lib, kit):
@@ -320,7 +336,7 @@ def test_empty_file_and_v0_database_migrate_to_current(tmp_path):
             assert lib.count() == 0
             tables = {r[0] for r in lib.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             assert {"games", "hands", "players"} <= tables
-        assert _version(p) == db.schema_version() == 1
+        assert _version(p) == db.schema_version() == 2
 
 
 def test_newer_database_is_refused_untouched(tmp_path):
@@ -330,7 +346,7 @@ def test_newer_database_is_refused_untouched(tmp_path):
     c.execute("PRAGMA user_version = 7")
     c.commit()
     c.close()
-    with pytest.raises(LibraryError, match=r"schema version 7, newer than this bower knows \(1\)"):
+    with pytest.raises(LibraryError, match=r"schema version 7, newer than this bower knows \(2\)"):
         Library(p)
     assert _version(p) == 7
 
@@ -348,7 +364,7 @@ def test_next_migration_applies_to_a_stored_library(db_path, kit, monkeypatch):
     with Library(db_path) as lib:
         g = lib.game(gid)
         assert g["venue"] == "club" and g["game_key"] == "m1" and len(lib.hands(gid)) == g["hands"]
-    assert _version(db_path) == 2
+    assert _version(db_path) == db.schema_version() == 3
 
 
 def test_failed_migration_rolls_back(db_path, monkeypatch):
@@ -357,7 +373,7 @@ def test_failed_migration_rolls_back(db_path, monkeypatch):
                                                              "THIS IS NOT SQL"]])
     with pytest.raises(LibraryError):
         Library(db_path)
-    assert _version(db_path) == 1
+    assert _version(db_path) == 2
     c = sqlite3.connect(db_path)
     cols = [r[1] for r in c.execute("PRAGMA table_info(games)")]
     c.close()

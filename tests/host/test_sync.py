@@ -341,3 +341,22 @@ def test_the_library_path_comes_from_bower_db_without_db(dev, tmp_path, monkeypa
     with Library(path) as lib:
         assert lib.count() == 4
     assert (path.parent / "raw" / "e6614103e7").is_dir()
+
+
+def test_sync_counts_the_hands_played(tmp_path, db, capsys):
+    # A game won in its fifth hand was reported as "6 hands".
+    events = ["up H", "order", "tricks 5", "up H", "pass", "order", "tricks 5"] * 2 + ["up H", "order", "tricks 5"]
+    with FakeDevice(tmp_path / "flash") as dev:
+        gid = record_game(dev.store, "classic", events)
+        game = elog.loads(dev.store.read(gid, 0, 1 << 20).decode())[0]
+        assert game.result and game.scores == [0, 10, 0, 10]
+        assert sync(dev, db) == 0
+    out = capsys.readouterr().out
+    assert "Classic Euchre: A & C 0, B & D 10; 5 hands; won by B & D" in out
+    assert library_logs(db)[("e6614103e7", gid)]["hands"] == 5
+
+
+def test_sizes_have_units():
+    from bower_host.sync import _size
+    assert [_size(n) for n in (0, 1023, 1657, 1048576, 5 << 30, 3 << 40)] == [
+        "0 B", "1023 B", "1.6 KB", "1.0 MB", "5.0 GB", "3.0 TB"]

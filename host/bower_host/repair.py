@@ -1,0 +1,58 @@
+"""``bower library check`` and ``bower library rebuild``: a damaged library.
+
+Every game ``bower sync`` stores is also archived as its raw log in
+``raw/<device>/<id>.log`` beside the library file, so a library with bad
+pages or a missing table (reported in one line by every command that opens
+it) can be made again from those logs. The damaged file is kept, renamed,
+never deleted.
+"""
+
+from __future__ import annotations
+
+import os
+
+from bower_host.cli import CommandError
+from bower_host.db import Library, LibraryError, rebuild, writer_lock
+
+
+def _path(args):
+    return args.db or os.environ.get("BOWER_DB") or None
+
+
+def cmd_check(args) -> int:
+    try:
+        with Library(_path(args), create=False) as lib:
+            n, path = lib.count(), lib.path
+            damaged = lib.conn.execute("SELECT COUNT(*) FROM games WHERE damaged IS NOT NULL").fetchone()[0]
+    except LibraryError as e:
+        raise CommandError(str(e)) from None
+    note = f"; {damaged} stored only up to a corrupt line (see `bower show`)" if damaged else ""
+    print(f"{path}: sound, {n} game(s){note}")
+    return 0
+
+
+def cmd_rebuild(args) -> int:
+    try:
+        with writer_lock(_path(args), "bower library rebuild"):
+            path, kept, counts = rebuild(_path(args))
+    except LibraryError as e:
+        raise CommandError(str(e)) from None
+    stored = counts.get("new", 0) + counts.get("updated", 0)
+    extra = [f"{counts[k]} {k}" for k in ("duplicate", "mismatch", "damaged") if counts.get(k)]
+    print(f"Rebuilt {path} from the raw logs: {stored} game(s)" + (f" ({', '.join(extra)})" if extra else ""))
+    if kept:
+        print(f"The old file was kept as {kept}")
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("library", help="check the game library, or rebuild it from its raw logs")
+    ls = p.add_subparsers(dest="library_command", required=True)
+    for name, func, text in (
+            ("check", cmd_check, "check the library file (pages, tables) and count its games"),
+            ("rebuild", cmd_rebuild, "make the library anew from the raw logs archived beside it "
+                                     "(the old file is kept, renamed)")):
+        q = ls.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+        q.add_argument("--db", metavar="FILE", help="the game library (default: $BOWER_DB, else bower.sqlite3 "
+                                                    "in your data directory)")
+        q.set_defaults(func=func)
