@@ -222,41 +222,71 @@ def cmd_show(args) -> int:
     con.print(f"Result: {result_text(g)}" + ("" if g["finished"] else f" after {g['hands']} hands"))
     if g["dropped"]:
         con.print(f"Note: the log's last line was torn and dropped ({g['dropped']})")
+    if g.get("damaged"):
+        con.print(f"Damaged: stored only up to a corrupt line of the device's log ({g['damaged']}); "
+                  f"the whole log is kept in {lib.raw_dir / (g['raw_path'] or '')}", markup=False)
     return 0
 
 
 # ----- export -------------------------------------------------------------------
 
-CSV_COLUMNS = (["game", "device", "game_id", "variant", "mode", "started", "hand", "dealer", "upcard", "up_suit",
-                "maker", "trump", "alone", "lone_defender", "partner_card", "partner", "maker_tricks", "outcome",
-                "result", "reason"]
+CSV_COLUMNS = (["game", "device", "game_id", "variant", "mode", "rules", "target", "started", "first_dealer",
+                "first_dealer_seat", "winner", "winner_seats", "hand", "dealer", "dealer_seat", "upcard", "up_suit",
+                "maker", "maker_seat", "trump", "alone", "lone_defender", "lone_defender_seat", "partner_card",
+                "partner", "partner_seat", "maker_tricks", "outcome", "result", "reason"]
                + [f"seat{s}_{k}" for s in range(MAX_SEATS) for k in ("name", "tricks", "points", "score")])
+
+# A cell a spreadsheet would run as a formula (OWASP "CSV injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """``value`` safe for a spreadsheet: text starting like a formula gets a ``'`` first."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def _seat_no(s) -> int | str:
+    return "" if s is None else s
 
 
 def csv_rows(g: dict, hands: list[dict]) -> list[dict]:
-    """One CSV row per finished hand (players by name, per-seat columns)."""
+    """One CSV row per finished hand: players by name and seat, the rule set,
+    target, first dealer and winner on every row, per-seat columns (see
+    host/EXPORTS.md). Text cells are escaped against formula injection."""
+    rules = Rules(g["variant"], g["options"])
+    winners = g["winners"] if g["finished"] and g["winners"] else []
+    game = {"game": g["id"], "device": g["device"], "game_id": g["game_key"], "variant": g["variant"],
+            "mode": g["mode"], "rules": json.dumps(rules.options, sort_keys=True, separators=(",", ":")),
+            "target": rules.winning_score, "started": _iso(g["started"]) or "",
+            "first_dealer": _seat(g, g["first_dealer"]), "first_dealer_seat": g["first_dealer"],
+            "winner": " & ".join(g["players"][s] for s in winners),
+            "winner_seats": " ".join(str(s) for s in winners)}
     out = []
     for h in hands:
-        row = {"game": g["id"], "device": g["device"], "game_id": g["game_key"], "variant": g["variant"],
-               "mode": g["mode"], "started": _iso(g["started"]) or "", "hand": h["number"],
-               "dealer": _seat(g, h["dealer"]), "upcard": h["upcard"] or "", "up_suit": h["up_suit"] or "",
-               "maker": _seat(g, h["maker"]), "trump": h["trump"] or "", "alone": h["alone"],
-               "lone_defender": _seat(g, h["lone_defender"]), "partner_card": h["partner_card"] or "",
-               "partner": _seat(g, h["partner"]),
-               "maker_tricks": "" if h["maker_tricks"] is None else h["maker_tricks"],
-               "outcome": h["outcome"] or "", "result": h["result"], "reason": h["reason"]}
+        row = dict(game)
+        row.update({"hand": h["number"], "dealer": _seat(g, h["dealer"]), "dealer_seat": h["dealer"],
+                    "upcard": h["upcard"] or "", "up_suit": h["up_suit"] or "",
+                    "maker": _seat(g, h["maker"]), "maker_seat": _seat_no(h["maker"]), "trump": h["trump"] or "",
+                    "alone": h["alone"], "lone_defender": _seat(g, h["lone_defender"]),
+                    "lone_defender_seat": _seat_no(h["lone_defender"]), "partner_card": h["partner_card"] or "",
+                    "partner": _seat(g, h["partner"]), "partner_seat": _seat_no(h["partner"]),
+                    "maker_tricks": "" if h["maker_tricks"] is None else h["maker_tricks"],
+                    "outcome": h["outcome"] or "", "result": h["result"], "reason": h["reason"]})
         for s in range(MAX_SEATS):
             has = s < len(g["players"])
             row[f"seat{s}_name"] = g["players"][s] if has else ""
             row[f"seat{s}_tricks"] = h["tricks"][s] if has else ""
             row[f"seat{s}_points"] = h["points"][s] if has else ""
             row[f"seat{s}_score"] = h["scores"][s] if has else ""
-        out.append(row)
+        out.append({k: csv_cell(v) for k, v in row.items()})
     return out
 
 
 def game_json(g: dict, hands: list[dict]) -> dict:
-    """A game as exported to JSON (its events included, so it can be replayed)."""
+    """A game as exported to JSON: its events, so it can be replayed, and its
+    log as the device wrote it, so ``bower import`` stores exactly that."""
     rp = replay(g["log"])
     names = g["players"]
     return {
@@ -272,12 +302,13 @@ def game_json(g: dict, hands: list[dict]) -> dict:
                    "maker_tricks": h["maker_tricks"], "outcome": h["outcome"], "result": h["result"],
                    "reason": h["reason"], "scores": h["scores"]} for h in hands],
         "events": rp.events,
+        "log": g["log"],
     }
 
 
-def _egn_of(g: dict) -> dict:
+def _egn_of(g: dict, table_results: bool = False) -> dict:
     try:
-        return egn.from_log(g["log"], game_id=f"{g['device']}/{g['game_key']}")
+        return egn.from_log(g["log"], game_id=f"{g['device']}/{g['game_key']}", table_results=table_results)
     except egn.EgnError as e:
         raise CommandError(f"game {g['id']} ({g['device']}/{g['game_key']}) cannot be written as EGN: {e}")
 
@@ -318,35 +349,35 @@ def cmd_export(args) -> int:
                    "games": [game_json(g, lib.hands(g["id"])) for g in chosen]}
             _write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", args.output)
         else:
-            _export_egn(chosen, bool(args.games), args.output)
+            _export_egn(chosen, bool(args.games), args.output, bool(getattr(args, "table_results", False)))
     return 0
 
 
-def _export_egn(chosen: list[dict], named: bool, out: str | None) -> None:
-    # EGN holds one game per file: several games go to a directory.
+def _export_egn(chosen: list[dict], named: bool, out: str | None, table_results: bool = False) -> None:
+    # EGN holds one game per file: several games go to a directory that exists.
+    target = Path(out) if out and out != "-" else None
+    if len(chosen) > 1 and target is not None and not target.is_dir():
+        raise CommandError(f"EGN holds one game per file and {len(chosen)} games were chosen: -o must name an "
+                           f"existing directory (there is no directory {out}); or give one GAME")
     docs = []
     for g in chosen:
         try:
-            docs.append((g, _egn_of(g)))
+            docs.append((g, _egn_of(g, table_results)))
         except CommandError as e:
             if named:
                 raise
             print(f"bower: skipped {e}", file=sys.stderr)
     if not docs:
-        raise CommandError("none of the games can be written as EGN (it holds Classic Euchre only)")
-    target = Path(out) if out and out != "-" else None
+        raise CommandError("none of the games can be written as EGN (it holds Classic Euchre only, "
+                           "and table-mode games only with --table-results)")
     if len(docs) == 1 and not (target and target.is_dir()):
         _write(egn.dumps(docs[0][1]), out)
         return
     if target is None:
         raise CommandError(f"EGN holds one game per file and {len(docs)} games were chosen: "
-                           "give one GAME, or -o DIRECTORY for one .egn file each")
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise CommandError(f"cannot create the directory {target}: {e}")
+                           "give one GAME, or -o DIRECTORY (an existing one) for one .egn file each")
+    from bower_host.db import safe_name
     for g, doc in docs:
-        from bower_host.db import safe_name
         _write(egn.dumps(doc), str(target / f"{safe_name(g['device'])}-{safe_name(g['game_key'])}.egn"))
     print(f"wrote {len(docs)} EGN files to {target}", file=sys.stderr)
 
@@ -356,12 +387,15 @@ def _export_egn(chosen: list[dict], named: bool, out: str | None) -> None:
 STAT_KEYS = ("games", "wins", "hands", "points", "called", "made", "euchred", "alone", "alone_marches", "marches")
 
 
-def compute_stats(lib: Library, variant: str | None = None) -> list[dict]:
+def compute_stats(lib: Library, variant: str | None = None, unfinished: bool = False) -> list[dict]:
     """Per player and variant: games, wins, hands, points, points per hand, and
     as maker: hands called, made (marches included), euchred, alone attempts,
-    lone marches, marches. ``hands`` counts scored hands of the player's games."""
+    lone marches, marches. ``hands`` counts scored hands of the player's games.
+    Finished games only, unless ``unfinished`` (games abandoned or still going)."""
     table: dict = {}
     for g in lib.games(variant):
+        if not (g["finished"] or unfinished):
+            continue
         hands = [h for h in lib.hands(g["id"]) if h["result"] == "scored"]
         for seat, name in enumerate(g["players"]):
             st = table.setdefault((name, g["variant"]), dict.fromkeys(STAT_KEYS, 0))
@@ -405,9 +439,11 @@ def cmd_stats(args) -> int:
             raise CommandError(str(e))
     with open_library(args.db) as lib:
         _nonempty(lib)
-        rows = compute_stats(lib, variant)
+        rows = compute_stats(lib, variant, args.unfinished)
     if not rows:
-        raise CommandError(f"no {_title(variant)} games in the library")
+        what = f"{_title(variant)} " if variant else ""
+        raise CommandError(f"no {what}games in the library" + ("" if args.unfinished else
+                           " played to the end (--unfinished counts the others too)"))
     if fmt == "json":
         _write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n", None)
     elif fmt == "csv":
@@ -498,7 +534,10 @@ def register(sub) -> None:
     p = db_opt(sub.add_parser("export", help="export games as CSV (a row per hand), JSON or EGN"))
     p.add_argument("--format", "-f", default="csv", metavar="FMT", help="csv (default), json or egn")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output "
-                                                          "(EGN with several games: a directory)")
+                                                          "(EGN with several games: an existing directory)")
+    p.add_argument("--table-results", action="store_true",
+                   help="EGN: also write table-mode games, whose results then live only in callAnnotations "
+                        "(EGN tools strip them and score such deals 0-0)")
     p.add_argument("games", nargs="*", metavar="GAME", help="games to export (default: all)")
     p.set_defaults(func=cmd_export)
 
@@ -506,6 +545,8 @@ def register(sub) -> None:
                                            "euchres, alone attempts and marches"))
     p.add_argument("--variant", metavar="V", help="only this variant (classic, five, callpartner, ultimate)")
     p.add_argument("--format", default="table", metavar="FMT", help="table (default), csv or json")
+    p.add_argument("--unfinished", action="store_true", help="also count games not played to the end "
+                                                             "(abandoned, or still going)")
     p.set_defaults(func=cmd_stats)
 
     p = db_opt(sub.add_parser("plot", help="chart a game's score progression to an image"))

@@ -213,8 +213,12 @@ def test_the_board_check_goes_with_the_board_file(tmp_path, monkeypatch):
     # /board.ok: the deploy's check of board.json, which the device's boot
     # uses instead of checking again (bower.board._checked) only while
     # board.json and the checker are the files that were checked.
+    import sys
     import zlib
     import bower
+    sys.path.insert(0, str(REPO / "tests" / "firmware"))
+    import fake_machine
+    fake_machine.install()          # bower.board imports machine
     from bower import board, boardcfg
     dev = FakeDevice()
     run(dev, tmp_path)

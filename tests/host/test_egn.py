@@ -277,8 +277,8 @@ def test_golden_card_mode_deal():
     assert egn.dumps(doc).startswith('{\n  "fileType": "Euchre Game Notation",\n  "version": "1.6",')
 
 
-def _export(kit, g, gid="g1"):
-    return egn.from_log(kit.log_bytes(g, gid).decode(), game_id=f"{kit.DEVICE}/{gid}")
+def _export(kit, g, gid="g1", table_results=False):
+    return egn.from_log(kit.log_bytes(g, gid).decode(), game_id=f"{kit.DEVICE}/{gid}", table_results=table_results)
 
 
 def _check_card_doc(doc, g):
@@ -341,17 +341,24 @@ def test_partners_best_exchanges_or_a_clear_refusal(kit):
         try:
             doc = _export(kit, g)
         except egn.EgnError as e:
-            assert "single loner_march_score" in str(e)
+            # A plain lone march scores 4, one with partner's best 3 (003);
+            # EGN has one loner_march_score, the rule's 3.
+            assert "a lone march without partner's best" in str(e) and "single loner_march_score" in str(e)
             refused += 1
             continue
         _check_card_doc(doc, g)
+        assert doc["metadata"]["ruleset"]["loner_march_score"] == 3
         for d in doc["deals"]:
             ex = d["phases"][0].get("cardExchanges")
             if ex:
                 maker = (d["initialState"]["dealer"] + 1 + next(i for i, c in enumerate(d["phases"][0]["calls"])
                                                                 if c != "Pass")) % 4
-                assert [(x["sender"], x["receiver"]) for x in ex] == [((maker + 2) % 4, maker),
-                                                                       (maker, (maker + 2) % 4)]
+                # EGN: the partner passes the loner one card; the loner
+                # discards one (noted: EGN has no field for it).
+                assert [(x["sender"], x["receiver"]) for x in ex] == [((maker + 2) % 4, maker)]
+                notes = [n for ns in d["phases"][0]["callAnnotations"].values() for n in ns]
+                assert any(n.startswith(f"[Bower] partner's best: seat {maker} ") and " discarded " in n
+                           for n in notes)
                 exported += 1
     assert exported and refused
 
@@ -364,13 +371,19 @@ def test_lone_defenders_export_or_a_clear_refusal(kit):
             doc = _export(kit, g)
         except egn.EgnError as e:
             # Both a maker and a defender alone: the lone defender leads (004),
-            # which EGN's lead rule cannot say.
-            assert "the lone defender leads" in str(e) and "EGN cannot record who led" in str(e)
+            # which EGN's lead rule cannot say; a defender alone against a
+            # maker who is not: EGN has no such thing.
+            assert ("the lone defender leads" in str(e) and "EGN cannot record who led" in str(e)) or \
+                "defines aloneDefender only against a loner (isAlone: true)" in str(e)
             refused += 1
             continue
         _check_card_doc(doc, g)
-        exported += sum("aloneDefender" in d["phases"][0] for d in doc["deals"])
-    assert exported and refused
+        for d in doc["deals"]:
+            if "aloneDefender" in d["phases"][0]:
+                assert d["phases"][0]["isAlone"] is True
+                exported += 1
+    # (test_exports.py exports a lone defender against a loner.)
+    assert refused
 
 
 # ----- export: table mode ----------------------------------------------------------------
@@ -384,7 +397,9 @@ def test_table_mode_has_bids_and_results_but_no_plays(kit):
         "up D", "order alone", "claim 0",
         "up S", "order", "renege 2",
     ])
-    doc = _export(kit, g)
+    with pytest.raises(egn.EgnError, match="recorded at the table.*--table-results"):
+        _export(kit, g)
+    doc = _export(kit, g, table_results=True)
     check_egn(doc)
     deals = doc["deals"]
     assert [d["initialState"] for d in deals] == [
@@ -395,11 +410,12 @@ def test_table_mode_has_bids_and_results_but_no_plays(kit):
     assert [b["calls"] for b in bids] == [["Pass", "Order"], ["Pass"] * 4 + ["d"], ["Pass"] * 8, ["Order"], ["Order"]]
     assert [b["isAlone"] for b in bids] == [False, True, False, True, False]
     assert bids[0]["callAnnotations"] == {"1": ["Result entered at the table: Ann & Cy took 3 tricks (made); "
-                                                "Ann & Cy +1"]}
-    assert "callAnnotations" not in bids[2]
+                                                "Ann & Cy +1", "[Bower] events: up H; pass; order; tricks 3"]}
+    assert bids[2]["callAnnotations"] == {"7": ["[Bower] events: redeal; up C; " + "pass; " * 7 + "pass"]}
     assert bids[3]["callAnnotations"]["0"] == ["Result entered at the table: Ann & Cy took 5 tricks "
-                                               "(lone march); Ann & Cy +4"]
-    assert bids[4]["callAnnotations"]["0"] == ["Result entered at the table: Cy reneged; Bob & Di +2"]
+                                               "(lone march); Ann & Cy +4", "[Bower] events: up D; order alone; claim 0"]
+    assert bids[4]["callAnnotations"]["0"][0] == "Result entered at the table: Cy reneged; Bob & Di +2"
+    assert "--table-results" in doc["metadata"]["description"]
     assert g.scores[:2] == [6, 2] and "score 6-2" in doc["metadata"]["description"]
     assert "misdeal" in doc["metadata"]["description"] and "no TRICK_PLAY" in doc["metadata"]["description"]
     assert egn.final_score(doc) == [0, 0]       # EGN readers can score nothing without cards
@@ -408,7 +424,7 @@ def test_table_mode_has_bids_and_results_but_no_plays(kit):
 def test_random_table_games_are_valid_egn(kit):
     for seed in range(5):
         g = kit.table_game("classic", seed, std=bool(seed % 2))
-        doc = _export(kit, g)
+        doc = _export(kit, g, table_results=True)
         check_egn(doc)
         assert doc["metadata"]["finalScore"] == g.scores[:2]
         for d in doc["deals"]:
@@ -444,10 +460,10 @@ def test_a_named_joker_upcard_is_refused(kit):
     g = kit.scripted_game("classic", ["up H", "pass", "order", "tricks 3", "up HJ", "name S", "order", "tricks 4"],
                           joker=True)
     with pytest.raises(egn.EgnError, match="hand 2: the joker was turned up"):
-        _export(kit, g)
+        _export(kit, g, table_results=True)
     # Without a joker upcard the joker game exports; the joker is "B".
     ok = kit.scripted_game("classic", ["up H", "pass", "order", "tricks 3"], joker=True)
-    assert _export(kit, ok)["metadata"]["ruleset"]["joker"] is True
+    assert _export(kit, ok, table_results=True)["metadata"]["ruleset"]["joker"] is True
     assert egn.egn_card(52) == "B"
     with pytest.raises(egn.EgnError):
         egn.egn_card(0)                 # 2C: EGN cards start at 7

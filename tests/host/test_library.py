@@ -157,10 +157,15 @@ def test_export_egn_refuses_what_it_cannot_express(bower, filled_db, variant_log
 
 
 def test_export_egn_all_games_to_a_directory(bower, filled_db, variant_logs, tmp_path):
-    rc, out, err = bower("export", "-f", "egn", "--db", filled_db)
+    rc, out, err = bower("export", "-f", "egn", "--table-results", "--db", filled_db)
     assert rc == 1 and "one game per file" in err
     d = tmp_path / "egn"
-    rc, out, err = bower("export", "-f", "egn", "-o", d, "--db", filled_db)
+    # -o must name a directory that exists: no surprise directory out.egn.
+    rc, out, err = bower("export", "-f", "egn", "--table-results", "-o", d, "--db", filled_db)
+    assert rc == 1 and "-o must name an existing directory" in err and len(err.splitlines()) == 1
+    assert not d.exists()
+    d.mkdir()
+    rc, out, err = bower("export", "-f", "egn", "--table-results", "-o", d, "--db", filled_db)
     assert rc == 0, err
     classic = [x for (v, _), x in variant_logs.items() if v == "classic"]
     assert sorted(p.name for p in d.iterdir()) == sorted(f"{DEV}-{x.gid}.egn" for x in classic)
@@ -202,7 +207,9 @@ def tiny_db(db_path, kit):
 
 
 def _stats(bower, db, *args):
-    rc, out, err = bower("stats", "--format", "json", "--db", db, *args)
+    # --unfinished: these figures count the game still going (test_hostile.py
+    # checks that without it only finished games count).
+    rc, out, err = bower("stats", "--format", "json", "--unfinished", "--db", db, *args)
     assert rc == 0, err
     return {(r["player"], r["variant"]): r for r in json.loads(out)}
 
@@ -227,11 +234,11 @@ def test_stats_on_a_tiny_dataset(bower, tiny_db):
 
 
 def test_stats_table_and_csv(bower, tiny_db):
-    rc, out, _ = bower("stats", "--db", tiny_db)
+    rc, out, _ = bower("stats", "--unfinished", "--db", tiny_db)
     assert rc == 0
     bob = next(l for l in out.splitlines() if l.startswith("Bob") and "Classic" in l).split()
     assert bob[3:] == ["2", "1", "4", "7", "1.75", "1", "1", "0", "1", "1", "1"]
-    rc, out, _ = bower("stats", "--format", "csv", "--variant", "classic", "--db", tiny_db)
+    rc, out, _ = bower("stats", "--format", "csv", "--variant", "classic", "--unfinished", "--db", tiny_db)
     rows = list(csv.DictReader(io.StringIO(out)))
     assert rc == 0 and [r["player"] for r in rows] == ["Ann", "Bob", "Cy", "Di"] and rows[1]["wins"] == "1"
 
