@@ -87,8 +87,13 @@ _ARGS = "-nocstnkkkppppppinudppppm"
 _HOW = ("", " alone", " alone best")
 
 
+# This module owns the bit layout: everything else builds ids with
+# ``action`` and reads them with ``kind_of``/``arg_of``/``flag_of``
+# (tests/engine/test_action_bits.py fails on bit arithmetic elsewhere).
+
+
 def action(kind, arg=0, flag=0):
-    # Build an action id.
+    # Build an action id: ``action(ORDER, NOSUIT, 1)`` is "order alone".
     return kind | arg << 5 | flag << 11
 
 
@@ -110,7 +115,7 @@ def flag_of(a):
 
 def action_name(a):
     # Text form of an action id (the ``deal`` cards are not in the id).
-    kind, arg, flag = a & 31, (a >> 5) & 63, a >> 11
+    kind, arg, flag = kind_of(a), arg_of(a), flag_of(a)
     t = _ARGS[kind]
     if t == "-":
         return card_name(arg)

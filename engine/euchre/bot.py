@@ -29,9 +29,9 @@ def choose(h):
         suit = _best_suit(h, h.hands[h.dealer], -1)[0]
         return A.action(A.NAME, suit)
     if p == H.P_DISCARD or p == H.P_GIVEBACK:
-        return min(legal, key=lambda a: _worth(h, a >> 5))
+        return min(legal, key=lambda a: _worth(h, A.arg_of(a)))
     if p == H.P_GIVE:
-        return max(legal, key=lambda a: _worth(h, a >> 5))
+        return max(legal, key=lambda a: _worth(h, A.arg_of(a)))
     if p == H.P_DEFEND:
         return _PASS
     # Declarations and throw-ins: take them (the hand is weak anyway).
@@ -81,15 +81,15 @@ def _bid(h, legal):
             suit, value = _best_suit(h, cards, -1)
     else:
         suit, value = _best_suit(h, cards, h.turned_down)
-    want = [a for a in legal if (a & 31) in (A.ORDER, A.CALL) and ((a >> 5) & 63) in (suit, A.NOSUIT)]
+    want = [a for a in legal if A.kind_of(a) in (A.ORDER, A.CALL) and A.arg_of(a) in (suit, A.NOSUIT)]
     if not want or (value < need and _PASS in legal):
         return _PASS
-    alone = [a for a in want if a >> 11 == 1]
+    alone = [a for a in want if A.flag_of(a) == 1]
     # Alone with a very strong hand, or when the rules leave no other way
     # (Canadian loner).
-    if alone and (value >= need + 4 or min([a >> 11 for a in want]) == 1):
+    if alone and (value >= need + 4 or min([A.flag_of(a) for a in want]) == 1):
         return alone[0]
-    return min(want, key=lambda a: a >> 11)
+    return min(want, key=A.flag_of)
 
 
 def _call_partner(h, legal):
@@ -110,21 +110,21 @@ def _call_partner(h, legal):
 
 def _play(h, legal):
     eff, pw, trump = h._eff, h._pow, h.trump
-    cards = [a >> 5 for a in legal]
+    cards = [A.arg_of(a) for a in legal]
     if not h.trick:
         top = max(cards, key=lambda c: _worth(h, c))
         if h.side_of(h.turn) == h.side_of(h.maker) and eff[top] == trump:
-            return top << 5
+            return A.action(A.PLAY, top)
         aces = [c for c in cards if rank_of(c) == RA and eff[c] != trump]
         if aces:
-            return aces[0] << 5
-        return min(cards, key=lambda c: _worth(h, c)) << 5
+            return A.action(A.PLAY, aces[0])
+        return A.action(A.PLAY, min(cards, key=lambda c: _worth(h, c)))
     led, best, holder = h.led, h.best, h.best_seat
     if _friend(h, holder):
-        return min(cards, key=lambda c: _worth(h, c)) << 5
+        return A.action(A.PLAY, min(cards, key=lambda c: _worth(h, c)))
     winners = [c for c in cards if _beats(c, best, led, eff, pw, trump)]
     pool = winners or cards
-    return min(pool, key=lambda c: _worth(h, c)) << 5
+    return A.action(A.PLAY, min(pool, key=lambda c: _worth(h, c)))
 
 
 def _beats(c, best, led, eff, pw, trump):

@@ -12,10 +12,10 @@
 # ``legal_ids``/``apply_legal`` only index them), each seat's next active
 # seat is a table, and the bidding lists are built once per rule set.
 
-from euchre.actions import (action, PASS, TURN, DEFEND, DISCARD, GIVE,
-                            THROWIN, FARMERS, TWOS, ACENOFACE, NINETENS, NOBODY,
-                            TURN_CARD)
-from euchre.cards import NO_SUIT, HIGH_JOKER, RJ, card_name
+from euchre.actions import (action, kind_of, arg_of, PLAY, PASS, TURN, DEFEND,
+                            DISCARD, GIVE, THROWIN, FARMERS, TWOS, ACENOFACE,
+                            NINETENS, NOBODY, TURN_CARD)
+from euchre.cards import NO_SUIT, HIGH_JOKER, NUM_CARDS, RJ, card_name, error_text
 from euchre import hand as H
 from euchre.hand import (P_DEAL, P_DECLARE, P_MAKER, P_TURN, P_BID1, P_BID2, P_DEFEND,
                          P_DISCARD, P_GIVE, P_GIVEBACK, P_THROWIN, P_PLAY)
@@ -23,6 +23,10 @@ from euchre.hand import (P_DEAL, P_DECLARE, P_MAKER, P_TURN, P_BID1, P_BID2, P_D
 
 # Rank indices (see euchre.cards) the declarations and throw-ins look at.
 R2, R3, R9, R10, RQ, RK, RA = 0, 1, 7, 8, 10, 11, 12
+
+# The action id of playing each card (``_PLAY[card]``): built once, so the
+# hot path indexes a tuple (no call; the device never loads card mode).
+_PLAY = tuple([action(PLAY, c) for c in range(NUM_CARDS)])
 
 
 def rank_of(card):
@@ -34,9 +38,13 @@ def deal(h, cards):
     # See ``Hand.deal``.
     if h.phase != P_DEAL:
         raise H.IllegalAction("no deal now: the cards are dealt")
-    dealt = bytes(cards)
+    try:
+        cards = list(cards)
+        dealt = bytes(cards)
+    except (TypeError, ValueError, OverflowError):
+        dealt = b""  # (not card ids: refused below)
     t = _tables(h.rules)
-    if sorted(dealt) != t[2]:
+    if list(dealt) != cards or sorted(dealt) != t[2]:
         raise H.IllegalAction("a deal must hold each card of the %d-card deck once" % len(t[2]))
     order = list(dealt)
     h.hands = hands = []
@@ -81,10 +89,10 @@ def legal(h):
     if p == P_DISCARD:
         out = []
         for c in h.hands[h.dealer]:
-            out.append(DISCARD | c << 5)
+            out.append(action(DISCARD, c))
         return out
     if p == P_GIVE or p == P_GIVEBACK:
-        return [GIVE | c << 5 for c in h.hands[h.current_player()]]
+        return [action(GIVE, c) for c in h.hands[h.current_player()]]
     if p == P_DECLARE:
         return declarations(h, h.turn) + [PASS]
     if p == P_DEFEND or p == P_THROWIN:
@@ -146,10 +154,10 @@ def _plays(h, hand):
     # trumps belong to trump).
     if h.trick:
         eff, led = h._eff, h.led
-        out = [c << 5 for c in hand if eff[c] == led]
+        out = [_PLAY[c] for c in hand if eff[c] == led]
         if out:
             return out
-    return [c << 5 for c in hand]
+    return [_PLAY[c] for c in hand]
 
 
 def start(h):
@@ -178,14 +186,18 @@ def _apply_hook(h, a):
 def _apply_legal(h, i):
     # ``Hand.apply_legal`` of a card-mode hand: the hot path of every
     # simulation, so playing a card is written out here rather than called.
-    a = (h._legal or h.legal_ids())[i]
+    legal = h._legal or h.legal_ids()
+    if type(i) is not int or not 0 <= i < len(legal):
+        raise H.IllegalAction(error_text("index", i, len(legal)))
+    a = legal[i]
     h.events += 1
-    if a & 31:
+    kind = kind_of(a)
+    if kind:
         h._legal = None
-        _APPLY[a & 31](h, a)
+        _APPLY[kind](h, a)
         return a
-    # Play a card (action kind 0).
-    card = a >> 5
+    # Play a card (action kind PLAY, 0).
+    card = arg_of(a)
     seat = h.turn
     h.hands[seat].remove(card)
     h.played.append(card)
@@ -214,7 +226,7 @@ def _apply_legal(h, i):
         if h.tricks_played < h.rules.hand_size:
             h._legal = out = []
             for c in h.hands[seat]:
-                out.append(c << 5)
+                out.append(_PLAY[c])
         else:
             h._legal = None
             h._end_play()
@@ -227,11 +239,11 @@ def _apply_legal(h, i):
     out = []
     for c in hand:
         if eff[c] == led:
-            out.append(c << 5)
+            out.append(_PLAY[c])
     if not out:
         # (explicit loops: on CPython 3.11 a comprehension is a function call)
         for c in hand:
-            out.append(c << 5)
+            out.append(_PLAY[c])
     h._legal = out
     return a
 
@@ -283,7 +295,7 @@ def start_play(h):
     h.first_lead = h.turn
     h._legal = out = []
     for c in h.hands[h.turn]:
-        out.append(c << 5)
+        out.append(_PLAY[c])
 
 
 # ----- declarations before bidding (003 farmers and ace-no-face, 002 2s/3s)
@@ -340,13 +352,13 @@ def _exchange(h, seat, ranks, at):
 
 def _do_farmers(h, a):
     # 003: three 9s/10s for the three kitty cards under the upcard.
-    h.farmer = seat = (a >> 5) & 63
+    h.farmer = seat = arg_of(a)
     _exchange(h, seat, (R9,) if h.rules.farmers_nines_only else (R9, R10), 1)
 
 
 def _do_twos(h, a):
     # 002: three 2s/3s for the bottom three kitty cards.
-    h.twos = seat = (a >> 5) & 63
+    h.twos = seat = arg_of(a)
     _exchange(h, seat, (R2, R3), len(h.kitty) - 3)
 
 
@@ -418,7 +430,7 @@ def _do_pass(h, a):
 
 
 def _do_discard(h, a):
-    card = a >> 5
+    card = arg_of(a)
     h.hands[h.dealer].remove(card)
     h.kitty.append(card)
     h._next_step()
@@ -426,7 +438,7 @@ def _do_discard(h, a):
 
 def _do_give(h, a):
     # 003 partner's best: the partner gives a card, the maker gives one back.
-    card = a >> 5
+    card = arg_of(a)
     partner = (h.maker + 2) % 4
     if h.phase == P_GIVE:
         h.hands[partner].remove(card)

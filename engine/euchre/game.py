@@ -26,25 +26,28 @@ class Game:
     # :param players: names by seat (default: seat letters A, B, ...).
     # :param dealer: seat of the first dealer.
     # :param cards: card mode (deals real cards) instead of table mode.
+    # :raises ValueError: not a Rules, no such dealer, or not a name per seat.
 
     def __init__(self, rules, players=None, dealer=0, cards=False):
+        self.rules = rules
+        self.first_dealer = dealer
+        self.cards = cards
+        self._reset()  # (the Hand checks the rules and the dealer)
         n = rules.num_players
         if players is None:
             players = "ABCDE"[:n]  # seat letters
-        if len(players) != n:
-            raise ValueError(error_text("players", rules.title, n, len(players)))
-        if not 0 <= dealer < n:
-            raise ValueError(error_text("dealer", n - 1))
-        self.rules = rules
-        self.players = list(players)
-        self.first_dealer = dealer
-        self.cards = cards
-        self._reset()
+        names = list(players) if isinstance(players, (list, tuple, str)) else ()
+        for p in names:
+            if type(p) is not str:
+                names = ()
+        if len(names) != n:
+            raise ValueError(error_text("players", rules.title, n, players))
+        self.players = names
 
     def _reset(self):
-        n = self.rules.num_players
-        self.scores = [0] * n
         self.dealer = self.first_dealer
+        self.hand = Hand(self.rules, self.dealer, self.cards)
+        self.scores = [0] * self.rules.num_players
         self.hand_no = 1        # number of the hand being played (1-based)
         self.result = None      # (winners, kind) once over
         self.last_hand = None   # the previous finished Hand
@@ -53,7 +56,6 @@ class Game:
         self._base = 0          # events before _ids[0] (after restore)
         self._restored = None   # the checkpoint restored from, if any
         self._last_before = None  # last_hand before the final hand (game over)
-        self.hand = Hand(self.rules, self.dealer, self.cards)
 
     # ----- the state API (delegates to the current hand) -----------------
 
@@ -185,8 +187,14 @@ class Game:
         # the caller replays the whole log instead.
         #
         # :raises ValueError: a checkpoint that does not fit this game.
+        # (a list of ints, the last hand's reason text, the numbers in range)
         n = self.rules.num_players
-        if len(ck) not in (3 + n, 5 + 2 * n) or not 0 <= ck[2] < n or ck[1] < 1 or ck[0] < 0:
+        k = len(ck) if isinstance(ck, list) else 0
+        ok = k == 3 + n or k == 5 + 2 * n
+        for i in range(k):
+            ok = ok and type(ck[i]) is (str if i == 4 + n else int)
+        if not (ok and ck[0] >= 0 and ck[1] >= 1 and 0 <= ck[2] < n
+                and (k == 3 + n or 0 <= ck[3 + n] <= REDEAL)):
             raise ValueError(error_text("checkpoint", ck))
         self._reset()
         if len(ck) > 3 + n:

@@ -30,6 +30,7 @@ import sys
 
 from euchre import actions as A
 from euchre.cards import NO_SUIT, error_text
+from euchre.rules import Rules
 
 CHANCE = -1
 TABLE = -2
@@ -58,6 +59,8 @@ class IllegalAction(ValueError):
 def apply_text(state, text):
     # Parse ``text`` and hand it to ``state.deal`` or ``state.apply_id``
     # (a Hand or a Game).
+    if type(text) is not str:
+        raise IllegalAction(error_text("text", text))
     try:
         a, cards = A.parse_action(text)
     except ValueError as e:
@@ -85,8 +88,13 @@ class Hand:
                      "_legal", "_lg", "_do", "_eff", "_pow", "_bidders", "_steps", "_nxt", "_val", "_vals"]
 
     def __init__(self, rules, dealer=0, cards=False):
+        # :raises ValueError: not a Rules, or no such seat for the dealer.
+        if not isinstance(rules, Rules):
+            raise ValueError(error_text("rules", rules))
         self.rules = rules
         self.n = n = rules.num_players
+        if type(dealer) is not int or not 0 <= dealer < n:
+            raise ValueError(error_text("dealer", n - 1))
         self.dealer = self.turn = dealer
         self.cards = cards
         self.out = bytearray(n)     # seats sitting out (a lone hand's partner)
@@ -172,8 +180,9 @@ class Hand:
     apply_action = apply_text
 
     def apply_id(self, a):
-        # Apply an action id; like ``apply_action``.
-        if a not in self.legal_ids():
+        # Apply an action id; like ``apply_action``. (Anything but an int,
+        # and any int that is no legal id, is refused by euchre.why.)
+        if type(a) is not int or a not in self.legal_ids():
             from euchre.why import why
             raise IllegalAction(why(self, a))
         self._legal = None
@@ -182,9 +191,14 @@ class Hand:
         do(self, a)
 
     def apply_legal(self, i):
-        # Apply ``legal_ids()[i]`` (bots and simulations: no re-check).
-        # Returns the action id applied.
-        a = (self._legal or self.legal_ids())[i]
+        # Apply ``legal_ids()[i]`` (bots and simulations: no re-check of
+        # the rules). Returns the action id applied.
+        #
+        # :raises IllegalAction: ``i`` is not an index of ``legal_ids()``.
+        legal = self._legal or self.legal_ids()
+        if type(i) is not int or not 0 <= i < len(legal):
+            raise IllegalAction(error_text("index", i, len(legal)))
+        a = legal[i]
         self._legal = None
         self.events += 1
         do = self._do
@@ -335,6 +349,10 @@ class Hand:
     def side_of(self, seat):
         # Partnerships: 0 or 1; calling variants: 1 for the makers, 0 for
         # defenders (once the partner is known).
+        #
+        # :raises IllegalAction: no such seat.
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise IllegalAction(error_text("seat", seat, self.n - 1))
         if self.rules.teams:
             return seat & 1
         return 1 if seat == self.maker or seat == self.partner else 0
@@ -391,29 +409,31 @@ def _legal(h):
         out.append(A.PASS)
         for s in range(4) if h.up_suit == NO_SUIT else (A.NOSUIT,):
             # (Ultimate: a joker is up, the orderer names trump)
-            _add(out, A.ORDER | s << 5, how, 11)
+            for f in how:
+                out.append(A.action(A.ORDER, s, f))
         if h.bids == 0 and not h.cards:
             # Declarations come before the first bid (003, 002).
             for s in range(h.n):
                 if r.farmers and h.farmer < 0:
-                    out.append(A.FARMERS | s << 5)
+                    out.append(A.action(A.FARMERS, s))
                 if r.twos_and_threes and h.twos < 0:
-                    out.append(A.TWOS | s << 5)
+                    out.append(A.action(A.TWOS, s))
                 if r.ace_no_face:
-                    out += [A.ACENOFACE | s << 5, A.NINETENS | s << 5]
+                    out += [A.action(A.ACENOFACE, s), A.action(A.NINETENS, s)]
     elif p == P_BID2:
         if not (h.turn == h.dealer and r.std):
             out.append(A.PASS)
         for s in range(4):
             if s != h.turned_down:
-                _add(out, A.CALL | s << 5, how, 11)
+                for f in how:
+                    out.append(A.action(A.CALL, s, f))
     elif p == P_NAME:
         _add(out, A.NAME, range(4))
         if r.perm_upcard == "dealer_names_or_turns":
             if h.cards:
                 out.append(A.TURN)  # (TURN_ASK)
             else:
-                _add(out, A.TURN | A.TURN_SUIT << 11, range(4))
+                _add(out, A.TURN, range(4), A.TURN_SUIT)
     elif p == P_DEFEND:
         m = h.maker
         _add(out, A.DEFEND, ((m + 1) % 4, (m + 3) % 4, A.NOBODY))
@@ -424,7 +444,7 @@ def _legal(h):
         for c in r.deck:
             # 000: never a two/joker; 001: a non-trump card.
             if not (c in perm or (not_trump and eff[c] == trump)):
-                out.append(A.PARTNER | c << 5)
+                out.append(A.action(A.PARTNER, c))
     else:
         return out
     if not h.cards:
@@ -433,10 +453,10 @@ def _legal(h):
     return out
 
 
-def _add(out, base, args, shift=5):
-    # Append the action ids ``base | x << shift`` for x in args.
+def _add(out, kind, args, flag=0):
+    # Append the action ids of ``kind`` with each argument in ``args``.
     for x in args:
-        out.append(base | x << shift)
+        out.append(A.action(kind, x, flag))
 
 
 def _sides(h):
@@ -496,14 +516,14 @@ def _book(h, mask):
 def _reveals(h, out):
     for s in range(h.n):
         if s != h.maker:
-            out.append(A.REVEAL | s << 5)
-    out.append(A.REVEAL | A.NOBODY << 5)
+            out.append(A.action(A.REVEAL, s))
+    out.append(A.action(A.REVEAL, A.NOBODY))
     return out
 
 
 def _apply(h, a):
     # Apply a legal action id (card mode's own kinds are in euchre.cardmode).
-    k, x, flag = a & 31, (a >> 5) & 63, a >> 11
+    k, x, flag = A.kind_of(a), A.arg_of(a), A.flag_of(a)
     if k == A.WON:
         h.tricks[x] += 1
         h.tricks_played += 1

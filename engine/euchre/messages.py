@@ -21,13 +21,18 @@ _TEXT = {
     "crc": "line %d: malformed CRC",
     "corrupt": "line %d: CRC mismatch (corrupted)",
     "json": "line %d: bad JSON",
-    "players": "%s needs %d players, got %d",
+    "players": "%s needs %d player names (text), got %r",
     "dealer": "first dealer must be a seat from 0 to %d",
     "over": "the game is over",
     "undo_restored": "undo past a restored checkpoint: replay the whole log",
     "undo_start": "nothing to undo: this is the start of the game",
     "checkpoint": "bad checkpoint %r",
     "header": "bad game header: missing or malformed %s",
+    "text": "an action is text in the notation, not %r",
+    "index": "no legal action at index %r (%d legal now)",
+    "seat": "not a seat: %r (seats 0-%d)",
+    "rules": "not a Rules: %r",
+    "options": "options must be a dict of option names to values, not %r",
 }
 
 

@@ -15,7 +15,7 @@
 # >>> r = Rules("classic", std=True)
 # >>> r.kitty, r.std, len(r.deck)
 # (4, True, 24)
-# >>> Rules("5").name  # a variant by name or alias
+# >>> Rules("5-handed").name  # a variant by name or alias (euchre.names)
 # 'five'
 
 import sys
@@ -41,7 +41,7 @@ _BASE = dict(
     always_stuck=False, throw_in=False, needs_trick=False, twos_and_threes=False,
     discard_before_call=False, renege="side", end="first_to")
 
-# Each variant: its title and aliases, how it differs from _BASE, its score
+# Each variant: its title, how it differs from _BASE, its score
 # table and the options players may set, with their defaults. A score table
 # lists the points for: make, march, alone_make, alone_march, best_march,
 # unpartnered_march, euchre, defend_euchre, renege, renege_alone (0: never
@@ -50,7 +50,7 @@ _BASE = dict(
 VARIANTS = {
     # 002 (second part), 003, 004
     "classic": dict(
-        title="Classic Euchre", aliases=("euchre", "4", "standard", "four"),
+        title="Classic Euchre",
         perm_upcard="dealer_names",
         score=(1, 2, 1, 4, 3, 0, 2, 4, 2, 4),
         options=dict(winning_score=10, std=False, canadian=False,
@@ -60,7 +60,7 @@ VARIANTS = {
                      ace_no_face=False, joker=False, renege_deduct=False)),
     # 000
     "five": dict(
-        title="Five-Handed Euchre", aliases=("5", "five-handed", "fivehanded"),
+        title="Five-Handed Euchre",
         num_players=5, teams=False, extra_cards=("8S", "8H", "8D"),
         call_partner="not_permanent", perm_upcard="dealer_names_or_turns",
         always_stuck=True, throw_in=True, needs_trick=True,
@@ -70,7 +70,7 @@ VARIANTS = {
                      alternate_ending=False)),
     # 001
     "callpartner": dict(
-        title="Call-Your-Partner", aliases=("cyp", "call-your-partner", "call"),
+        title="Call-Your-Partner",
         num_players=5, teams=False, min_rank=8,
         call_partner="not_trump", discard_before_call=True,
         renege="offender", end="highest",
@@ -78,7 +78,7 @@ VARIANTS = {
         options=dict(winning_score=10, std=False, play_on=False)),
     # 002 (first part)
     "ultimate": dict(
-        title="Ultimate Euchre", aliases=("54", "full-deck", "fulldeck"),
+        title="Ultimate Euchre",
         min_rank=2, jokers_in_deck=2, hand_size=11,
         packets=(2, 1, 2, 2, 1, 2, 1), alone=False,
         perm_upcard="orderer_names", always_stuck=True,
@@ -104,19 +104,21 @@ class Rules:
     # (permanent trumps, highest first), ``in_deck``, ``eff``, ``power`` and
     # ``bid_orders``.
     #
-    # :raises ValueError: unknown variant or option, or an invalid value.
+    # :raises ValueError: unknown variant (the message lists the variants)
+    #     or option (it lists the variant's options), or an invalid value.
 
     def __init__(self, variant="classic", options=None, **kw):
-        name = str(variant).lower()
-        for key in variant_names():
-            v = VARIANTS[key]
-            if name == key or name in v["aliases"]:
-                break
-        else:
-            raise ValueError(error_text("variant", variant, ", ".join(variant_names())))
+        key = variant
+        if key not in variant_names():
+            # Other names (5-handed, call-your-partner, ...): never on the device.
+            from euchre.names import variant_key
+            key = variant_key(variant)
+        v = VARIANTS[key]
         self.name = key
         self.title = v["title"]
         opts = dict(v["options"])
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(error_text("options", options))
         given = dict(options or {})
         given.update(kw)
         for k in given:
@@ -130,7 +132,7 @@ class Rules:
             elif x not in allowed or (isinstance(x, int) and not isinstance(x, bool) and False in allowed):
                 raise ValueError(error_text("value", k, allowed, x))
             opts[k] = x
-        for d in (_BASE, v):  # (v also gives title, aliases, score)
+        for d in (_BASE, v):  # (v also gives title, score and options)
             for k in d:
                 setattr(self, k, d[k])
         self.options = opts

@@ -17,10 +17,12 @@ _NOBODY = A.NOBODY
 
 def why(h, a):
     # Message for action id ``a`` refused by hand ``h``, listing what is legal.
-    kind, arg, flag = a & 31, (a >> 5) & 63, a >> 11
     p = h.phase
     legal = h.legal_actions()
-    msg = _explain(h, p, kind, arg, flag)
+    if _text(a) is None:
+        msg = "not an action id: %r" % (a,)
+    else:
+        msg = _explain(h, p, A.kind_of(a), A.arg_of(a), A.flag_of(a))
     if msg is None:
         who = h.current_player()
         whose = {CHANCE: "a chance event", TABLE: "a table input",
@@ -29,6 +31,19 @@ def why(h, a):
     if legal:
         msg += "; legal: " + ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
     return msg
+
+
+def _text(a):
+    # The text of ``a`` if it is an action id (an int whose text reads back
+    # as the same id), else None.
+    if type(a) is int and a >= 0:
+        try:
+            t = A.action_name(a)
+            if A.parse_action(t)[0] == a:
+                return t
+        except (IndexError, ValueError):
+            pass
+    return None
 
 
 def _explain(h, p, kind, arg, flag):

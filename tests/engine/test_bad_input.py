@@ -9,7 +9,7 @@ Seeds: ../shared/seeds/ (000 Five-Handed, 001 Call-Your-Partner, 002
 Ultimate + common rules, 003 and 004 Classic).
 """
 
-from euchre import Game, Rules, IllegalAction, card_names, parse_cards
+from euchre import Game, Hand, Rules, IllegalAction, card_names, parse_cards
 
 
 def state(g):
@@ -373,3 +373,112 @@ def test_card_mode_five_handed_permanent_trump_must_follow():
     assert msg is not None and "seat 2 must follow hearts" in msg and same, msg
     msg, same = refusal(g, "partner 2H")
     assert msg is not None and same
+
+
+# ----- nonsense of any type (issue 15, section 3) ---------------------------
+# (tests/engine/test_every_door.py fuzzes every call with hypothesis on
+# CPython; these fixed cases run under MicroPython too, whose ints, floats
+# and bytes() differ.)
+
+def refused(g, call, words):
+    """``call()`` raises IllegalAction naming ``words``; the game is unchanged."""
+    before = state(g)
+    try:
+        call()
+    except IllegalAction as e:
+        assert words in str(e), (words, str(e))
+    else:
+        assert False, "accepted: " + words
+    assert state(g) == before
+
+
+def test_nonsense_action_ids_are_refused():
+    # 31, -1 and 65535 used to raise IndexError; 3.0 a TypeError after
+    # counting the event (the state was corrupted).
+    for cards in (False, True):
+        g = Game(Rules("classic"), cards=cards)
+        g.apply("deal " + DEAL if cards else "up H")
+        g.apply("pass")
+        for a in (31, -1, 65535, 3.0, 1.0, True, None, "pass", [1], 2 ** 70, -2 ** 70, 1 << 13):
+            refused(g, lambda: g.apply_id(a), "not an action id")
+        g.apply("order")
+        assert g.hand.maker == 2
+
+
+def test_nonsense_text_deals_and_seats_are_refused():
+    g = Game(Rules("five"))
+    for x in (None, 5, 3.0, b"pass", ["pass"]):
+        refused(g, lambda: g.apply(x), "an action is text")
+    refused(g, lambda: g.deal(list(g.rules.deck)), "no deal now")
+    for x in (-1, 5, 2.0, "1", None):
+        refused(g, lambda: g.hand.side_of(x), "not a seat")
+    g = Game(Rules("classic"), cards=True)
+    deck = list(g.rules.deck)
+    for cards in (None, 24, 2 ** 40, "9C TC", [float(c) for c in deck], deck[:-1] + [deck[-1] + 256],
+                  deck[:-1] + [2 ** 70], deck[:-1] + [-1], deck + deck[:1]):
+        refused(g, lambda: g.deal(cards), "deck once")
+    g.deal(deck)
+    assert g.events()[0].startswith("deal 9C TC")
+
+
+def test_apply_legal_takes_an_index_of_the_legal_ids():
+    for cards in (False, True):
+        h = Hand(Rules("classic"), 0, cards)
+        if cards:
+            h.deal(parse_cards(DEAL))
+        n = len(h.legal_ids())
+        for i in (n, -1, 1.0, None, "0", 2 ** 70):
+            try:
+                h.apply_legal(i)
+            except IllegalAction as e:
+                assert "no legal action at index" in str(e), str(e)
+            else:
+                assert False, i
+            assert h.events == cards and len(h.legal_ids()) == n
+        last = h.legal_ids()[-1]
+        assert h.apply_legal(n - 1) == last and h.events == 1 + cards
+
+
+def test_bad_checkpoints_and_constructor_arguments_raise_value_error():
+    g = Game(Rules("classic"))
+    for e in ("up H", "order", "tricks 3", "up S"):
+        g.apply(e)
+    ck = g.checkpoint()
+    before = state(g)
+    # [events, hand_no, dealer, 4 scores, result, reason, 4 points]
+    assert len(ck) == 13 and isinstance(ck[8], str), ck
+    bad = [None, 5, "x", tuple(ck), ck[:-1], ck + [0], [0] * len(ck)]
+    for i, x in ((0, -1), (1, 0), (2, 4), (2, -1), (7, 3), (7, -1), (8, 5), (8, None)):
+        bad.append(ck[:i] + [x] + ck[i + 1:])
+    for i in range(len(ck)):
+        if i != 8:
+            for x in ("x", None, 1.5, True, [1]):
+                bad.append(ck[:i] + [x] + ck[i + 1:])
+    for c in bad:
+        try:
+            g.restore(c)
+        except IllegalAction as e:
+            assert False, "IllegalAction for a checkpoint: %r" % e
+        except ValueError as e:
+            assert "bad checkpoint" in str(e), str(e)
+        else:
+            assert False, c
+        assert state(g) == before, c
+    g.restore(ck)
+    assert g.checkpoint() == ck
+    r = Rules("classic")
+    for args, words in (((None,), "not a Rules"), (("classic",), "not a Rules"),
+                        ((r, None, 4), "first dealer"), ((r, None, 1.0), "first dealer"),
+                        ((r, None, None), "first dealer"), ((r, ["A", "B", "C"]), "4 player names"),
+                        ((r, ["A", "B", "C", 4]), "4 player names"), ((r, 4), "4 player names")):
+        for make in (Game, Hand):
+            if make is Hand and "player" in words:
+                continue
+            try:
+                make(*args)
+            except IllegalAction:
+                assert False, args
+            except ValueError as e:
+                assert words in str(e), (args, str(e))
+            else:
+                assert False, args

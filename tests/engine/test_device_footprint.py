@@ -3,7 +3,7 @@
 The device (table mode) must not pull in the modules kept out of its RAM:
 card mode, whole-log reading (``euchre.logfile``), the error messages
 (``euchre.messages``), the illegal-action explanations (``euchre.why``), the
-bot and the notation labels. A fresh interpreter plays a table-mode game the
+bot, the notation labels and the variant aliases (``euchre.names``). A fresh interpreter plays a table-mode game the
 way the device does (events as text, each one logged as a line and read
 back, a resume from a checkpoint) and lists what got imported.
 
@@ -44,7 +44,7 @@ print(" ".join(sorted(m for m in sys.modules if m.startswith("euchre"))))
 """
 
 KEPT_OUT = ("euchre.cardmode", "euchre.logfile", "euchre.messages", "euchre.why",
-            "euchre.bot", "euchre.notation")
+            "euchre.bot", "euchre.notation", "euchre.names")
 
 
 def test_a_device_game_loads_only_the_device_modules():

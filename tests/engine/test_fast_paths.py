@@ -51,10 +51,10 @@ def _follow(h, hand):
     # The legal plays, worked out the slow way.
     if h.trick:
         led = h._eff[h.trick[0]]
-        ids = [c << 5 for c in hand if h._eff[c] == led]
+        ids = [A.action(A.PLAY, c) for c in hand if h._eff[c] == led]
         if ids:
             return ids
-    return [c << 5 for c in hand]
+    return [A.action(A.PLAY, c) for c in hand]
 
 
 CONFIGS = (("classic", {}),
@@ -100,7 +100,7 @@ def test_card_mode_shortcuts_agree_with_the_plain_rules():
                     a = h.apply_legal(rng.below(len(legal)))
                     if p == H.P_PLAY:
                         seats_played.append(seat)
-                        trick.append((a >> 5, seat))
+                        trick.append((A.arg_of(a), seat))
                         _check_trick(rules, h, trick, played)
                 # played_by works out who played each card from the tricks.
                 assert played_by(h) == seats_played, (name, opts)
@@ -145,9 +145,9 @@ def test_apply_id_refuses_a_card_not_in_the_eager_list():
         h.apply_legal(0)
     h.apply_legal(0)  # a lead: the next seat must follow if it can
     legal = list(h.legal_ids())
-    others = [c << 5 for c in h.hands[h.turn] if (c << 5) not in legal]
+    others = [A.action(A.PLAY, c) for c in h.hands[h.turn] if A.action(A.PLAY, c) not in legal]
     before = (list(h.played), h.turn, list(h.hands[h.turn]))
-    for a in others + [h.hands[(h.turn + 1) % 4][0] << 5]:
+    for a in others + [A.action(A.PLAY, h.hands[(h.turn + 1) % 4][0])]:
         try:
             h.apply_id(a)
         except IllegalAction:

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from euchre import Game, Rules, log
+from euchre import actions as A
 from euchre.cardmode import played_by
 from euchre.hand import P_PLAY, SCORED
 from helpers import fingerprint
@@ -68,8 +69,8 @@ def play_game(name, options, seed):
         g.apply_id(a)
         steps += 1
         if playing:
-            assert a >> 5 in hand_before and a >> 5 not in h.hands[seat]
-            _check_play_after(h, seat, a >> 5, hand_before)
+            assert A.arg_of(a) in hand_before and A.arg_of(a) not in h.hands[seat]
+            _check_play_after(h, seat, A.arg_of(a), hand_before)
         if before is not None:
             after, last = fingerprint(g), g.events()[-1]
             g.undo()

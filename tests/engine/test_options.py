@@ -855,3 +855,52 @@ def test_reprs_are_for_the_host_only():
     g.apply("up C")
     assert repr(g) == "<Game five hand 1 scores [0, 0, 0, 0, 0]>"
     assert repr(g.hand) == "<Hand five dealer=0 phase=%d>" % g.hand.phase
+
+
+# ----- variant names and option names (issue 15, section 3) -----------------
+
+def test_variant_names_accept_the_usual_aliases():
+    cases = {
+        "classic": ("classic", "Classic", "euchre", "4", "four", "standard", "4-player", "4 player",
+                    "four-handed", "4_handed", "Classic Euchre", "classic-euchre"),
+        "five": ("five", "5", "five-handed", "Five-Handed Euchre", "5-handed", "fivehanded",
+                 "5 player", "FIVE"),
+        "callpartner": ("callpartner", "call-partner", "call-your-partner", "Call Your Partner",
+                        "call your partner euchre", "callyourpartner", "cyp", "call", "Call-Partner"),
+        "ultimate": ("ultimate", "Ultimate Euchre", "ultimate-euchre", "54", "54-card", "full-deck",
+                     "fulldeck"),
+    }
+    for key, names in cases.items():
+        for name in names:
+            assert Rules(name).name == key, (name, Rules(name).name)
+    assert Rules(5).name == "five"
+
+
+def test_unknown_variants_are_refused_with_the_valid_names():
+    for name in ("pinochle", "", "six", "bridge", "fiv", "5-5", "call-my-partner", None, 3.5, "-"):
+        try:
+            Rules(name)
+        except ValueError as e:
+            want = "unknown variant %r (one of: classic, five, callpartner, ultimate)" % (name,)
+            assert str(e) == want, str(e)
+        else:
+            assert False, name
+
+
+def test_unknown_options_are_refused_with_the_variants_options():
+    for v in ("classic", "five", "callpartner", "ultimate"):
+        names = ", ".join(sorted(VARIANTS[v]["options"]))
+        for bad in ("stick_the_dealer", "bogus", "", "Std", 5):
+            try:
+                Rules(v, {bad: True})
+            except ValueError as e:
+                assert str(e) == "%s has no option %r (options: %s)" % (Rules(v).title, bad, names), str(e)
+            else:
+                assert False, (v, bad)
+    for options in ("std", 5, ["std"], ("std", True)):
+        try:
+            Rules("classic", options)
+        except ValueError as e:
+            assert "options must be a dict" in str(e), str(e)
+        else:
+            assert False, options

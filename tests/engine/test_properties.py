@@ -271,19 +271,19 @@ def check_legal(spec, h, t):
             want = [c for c in hand if spec.eff(c, h.trump) == led] or list(hand)
         else:
             want = list(hand)
-        assert sorted(a >> 5 for a in legal) == sorted(want), "legal plays"
-        assert all((a & 31) == A.PLAY for a in legal)
+        assert sorted(A.arg_of(a) for a in legal) == sorted(want), "legal plays"
+        assert all(A.kind_of(a) == A.PLAY for a in legal)
     elif p in (P_DISCARD, P_GIVE, P_GIVEBACK):
         seat = h.current_player()
-        assert sorted(a >> 5 for a in legal) == sorted(h.hands[seat])
+        assert sorted(A.arg_of(a) for a in legal) == sorted(h.hands[seat])
         if p == P_DISCARD:
             assert seat == h.dealer
     elif p == P_BID2:
         for a in legal:
-            if (a & 31) == A.CALL:
+            if A.kind_of(a) == A.CALL:
                 # The turned-down suit is never offered (004); with a joker
                 # up in Ultimate, nothing is turned down (002).
-                assert t.up_suit is None or (a >> 5) & 63 != t.up_suit
+                assert t.up_suit is None or A.arg_of(a) != t.up_suit
         if spec.std and h.current_player() == h.dealer:
             assert A.PASS not in legal, "stick the dealer"
     elif p == P_DECLARE:
@@ -323,7 +323,7 @@ def declarations(spec, cards, seat, t):
 
 def check_applied(spec, h, t, a, seat, hand_before, kitty_before):
     """What an action did to the cards and the bid (card mode)."""
-    kind, arg, flag = a & 31, (a >> 5) & 63, a >> 11
+    kind, arg, flag = A.kind_of(a), A.arg_of(a), A.flag_of(a)
     if kind in (A.FARMERS, A.TWOS):
         # 003: three 9s/10s for the three kitty cards under the upcard;
         # 002: three 2s/3s for the bottom three kitty cards.
@@ -360,7 +360,7 @@ def check_applied(spec, h, t, a, seat, hand_before, kitty_before):
 
 def note_action(spec, g, h, t, a):
     """Record what the action means for scoring, before it is applied."""
-    kind, arg, flag = a & 31, (a >> 5) & 63, a >> 11
+    kind, arg, flag = A.kind_of(a), A.arg_of(a), A.flag_of(a)
     seat = h.current_player()
     if kind in (A.ORDER, A.CALL):
         t.maker, t.alone = seat, flag
@@ -435,7 +435,7 @@ def play_cards(config, seed, stats=None):
         steps += 1
         check_applied(spec, h, t, a, seat, hand_before, kitty_before)
         if playing:
-            card = a >> 5
+            card = A.arg_of(a)
             assert card in hand_before and card not in h.hands[seat]
             t.seats.append(seat)
             assert h.played[-1] == card and played_by(h) == t.seats

@@ -51,8 +51,8 @@ def bot_game(variant: str, seed: int, bold: bool = False, names=None, **options)
             a = ids[0] if rng.random() < 0.5 else ids[-1]
         else:
             a = choose(h)
-            if bold and h.phase in (H.P_BID1, H.P_BID2) and (a & 31) in (A.ORDER, A.CALL):
-                same = [b for b in ids if (b & 31) == (a & 31) and (b >> 5) & 63 == (a >> 5) & 63]
+            if bold and h.phase in (H.P_BID1, H.P_BID2) and A.kind_of(a) in (A.ORDER, A.CALL):
+                same = [b for b in ids if A.kind_of(b) == A.kind_of(a) and A.arg_of(b) == A.arg_of(a)]
                 a = same[rng.randrange(len(same))]
         g.apply_id(a)
     return g
