@@ -162,7 +162,17 @@ def _run(lk, tag, cmd, a):
         off = t - int(lk.clock())
         st.set_clock_offset(off)
         return _ok(lk, tag, "%d" % off)
-    if cmd in ("GET", "HELLO", "LIST", "SYNCED", "CLOCK"):
+    if cmd == "DAMAGED" and n == 2:
+        # The host stored this game only up to a corrupt line: the device
+        # says so on its screen (App.tick shows a new warning).
+        k = _num(a[1])
+        if k < 1:
+            raise _Fail("badargs", "line must be at least 1")
+        if a[0] not in [g["id"] for g in st.games()]:
+            raise _Fail("badid", "no game " + a[0][:16])
+        st.warnings.append("%s line %d corrupt: synced up to it" % (a[0], k))
+        return _ok(lk, tag, "")
+    if cmd in ("GET", "HELLO", "LIST", "SYNCED", "CLOCK", "DAMAGED"):
         raise _Fail("badargs", "wrong number of arguments")
     raise _Fail("unknown", "unknown command " + cmd[:16])
 

@@ -143,6 +143,7 @@ class App:
             self.home()
         for w in store.warnings:
             self.notify(w)
+        self.warned = len(store.warnings)  # warnings shown; the link may add more
         if "storage full" in store.warnings:
             from bower.screens import storage
             self.push(storage(self, ""))
@@ -172,6 +173,10 @@ class App:
         self.now = now_ms
         if self._later:
             self.commit()
+        w = self.store.warnings
+        if len(w) > self.warned:
+            self.warned = len(w)
+            self.notify(w[-1])
         if self.toast and now_ms >= self.toast_until:
             self.toast = ""
             self.dirty = True

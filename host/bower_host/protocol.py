@@ -302,6 +302,17 @@ class Client:
         """Tell the device the host has stored the game whose file has this CRC."""
         self._request("SYNCED", game_id, crc)
 
+    def damaged(self, game_id: str, line: int) -> bool:
+        """Tell the device the host stored a game only up to its corrupt line
+        ``line`` (the device shows it); False if its firmware has no DAMAGED."""
+        try:
+            self._request("DAMAGED", game_id, int(line))
+        except DeviceError as e:
+            if e.code == "unknown":
+                return False
+            raise
+        return True
+
     def roster(self, names: list[str]) -> int:
         """Replace the device's roster of player names."""
         r = self._request("ROSTER", *[quote_name(n) for n in names])

@@ -214,6 +214,7 @@ class Syncer:
             # device's copy holds nothing more, so it may let it go.
             out = Outcome(g.id, "damaged", f"{describe_game(res.replay)}; stored only up to a corrupt line: "
                                            f"{res.damaged}; raw log kept as {res.archived or 'before'}", fetched)
+            self._tell_damaged(g, res.damaged, out)
             self._mark_synced(g, out)
         elif res.status in STORED:
             out = Outcome(g.id, res.status, describe_game(res.replay), fetched)
@@ -246,6 +247,15 @@ class Syncer:
                 f.flush()
                 os.fsync(f.fileno())
         return fetched
+
+    def _tell_damaged(self, g, damaged: str, out: Outcome) -> None:
+        # The device shows which line was corrupt (firmware without DAMAGED: not).
+        m = re.match(r"line (\d+)", damaged)
+        try:
+            if m and self.client.damaged(g.id, int(m.group(1))):
+                out.message += "; the device shows it too"
+        except DeviceError as e:
+            out.message += f"; the device could not be told ({e})"
 
     def _mark_synced(self, g, out: Outcome) -> None:
         try:

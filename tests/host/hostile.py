@@ -36,6 +36,7 @@ class ListedStore:
         self.synced: dict = {}               # id -> crc marked synced
         self.roster: list = []
         self.clock_offset = 0
+        self.warnings: list = []             # what the device would show (DAMAGED adds one)
 
     def games(self):
         if self.listing is not None:

@@ -139,6 +139,8 @@ def test_a_corrupt_line_stores_the_good_prefix_marks_it_damaged_and_says_so(tmp_
         g = games["g0004"]
         assert g["log"].encode() == b"".join(lines(raw)[:7]) and g["damaged"].startswith("line 8")
         assert (dbp.parent / "raw" / g["raw_path"]).read_bytes() == bad     # every byte the device had
+        # ... and the device was told, to say so on its screen.
+        assert store.warnings == ["g0004 line 8 corrupt: synced up to it"] and "the device shows it too" in out
         # Synced again: nothing fetched, nothing changed.
         rc, out, _ = do_sync(dev, dbp)
         assert rc == 0 and out.count("up to date") == 4 and "Fetched 0 B" in out

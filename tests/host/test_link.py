@@ -122,6 +122,24 @@ def test_synced_only_with_the_current_crc(dev):
     assert r.words == ["OK"] and dev.store.games()[0]["synced"]
 
 
+def test_damaged_reaches_the_screen(dev):
+    # The host stored a game only up to a corrupt line: DAMAGED makes the
+    # device say so (a warning the app shows on its next tick).
+    from bower.ui import App
+    app = App(dev.store, INFO)
+    shown = app.toast
+    for args, code in [(("g0001", "0"), "badargs"), (("g0001", "x"), "badargs"), (("g0001",), "badargs"),
+                       (("g0042", "3"), "badid"), (("../g0001", "3"), "badid")]:
+        [r] = dev.ask("d1", "DAMAGED", *args)
+        assert r.words[:2] == ["ERR", code], (args, r.words)
+    app.tick(100)
+    assert app.toast == shown and dev.store.warnings == []
+    [r] = dev.ask("d2", "DAMAGED", "g0001", 8)
+    assert r.words == ["OK"] and dev.store.warnings == ["g0001 line 8 corrupt: synced up to it"]
+    app.tick(200)
+    assert app.toast == "g0001 line 8 corrupt: synced up to it" and app.dirty
+
+
 def test_roster_names_are_percent_decoded_and_validated(dev):
     names = ["Ann", "Bob Jr", "50%", "O'Neil", "a~b.c_d"]
     [r] = dev.ask("r1", "ROSTER", *map(quote_name, names))
