@@ -1,8 +1,9 @@
 # The rest of bower.store's Store API, as functions taking the store first:
 # boot (clean up, load the settings), resume, new game, settings, the link's
-# listing, reading and marking synced, space. ``Store.__getattr__`` loads
-# this module on first use (``store.games()`` is ``games(store)``); the app
-# drops it again while a hand is played, when only ``record`` runs.
+# listing, reading and marking synced, space. The store loads this module
+# on first use of a name in its _ARCHIVE (``store.games()`` is
+# ``games(store)``) and gives it back (``Store.trim``, when a hand is shown:
+# then only ``record`` runs). It imports nothing of bower.store.
 # firmware/STORAGE.md describes the files.
 #
 # A full flash (OSError 28): every write here removes synced games and tries
@@ -11,7 +12,8 @@
 
 from binascii import crc32
 from euchre.log import encode_line, decode_line, header_payload, UNDO
-from bower.store import DEFAULTS
+
+DEFAULTS = {"brightness": 255, "dim_s": 60, "off_s": 600, "names": 0}   # the settings
 
 
 def _gid(s):

@@ -29,7 +29,7 @@
 import gc
 import sys
 
-from bower import __version__
+from bower import __version__, unload
 from bower.buttons import Buttons, Encoder, ticks_diff
 
 _CP = sys.implementation.name == "circuitpython"
@@ -210,7 +210,7 @@ def run(cfg_path="/board.json", root="/", clock=None, stop=None, stdin=None, wri
             return
         try:
             hw = _Hw(cfg)
-            _drop("bower.boardcfg")  # its checks are for the boot only
+            unload("bower.boardcfg")  # its checks are for the boot only
             i = cfg["display"]["i2c"]
             if hw.addr not in hw.scan():
                 from bower.fault import wait_display
@@ -253,14 +253,6 @@ def _checked(path):
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass
     return None
-
-
-def _drop(name):
-    # Give a module's heap back (an import loads it again).
-    sys.modules.pop(name, None)
-    import bower
-    if hasattr(bower, name[6:]):
-        delattr(bower, name[6:])
 
 
 def _loop(hw, disp, info, root, clock, stop, stdin, write):

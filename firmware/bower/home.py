@@ -1,7 +1,7 @@
 # The home menu, apart from bower.screens: the device boots to it without
 # loading the other menus (they load while it is idle, or on the first OK).
 
-from bower.ui import Menu
+from bower.menu import Menu
 
 
 def home(app):

@@ -36,6 +36,7 @@ MAX_LINE = const(512)     # longest request line accepted (without the newline)
 _POLL_MAX = const(600)    # most bytes one poll() reads from stdin ...
 _POLL_REQ = const(2)      # ... and most lines it answers (a few ms each)
 _RX = const(64)           # poll()'s read buffer
+_TRIM = const(500)        # quiet polls (5-10 s) before the protocol's heap goes back
 
 
 def _proto():
@@ -68,6 +69,7 @@ class Link:
         self._len = 0
         self._over = False      # discarding the rest of an overlong line
         self.requests = 0       # request lines with a good CRC (for a debug screen)
+        self._quiet = 0         # polls since the host last sent a byte
 
     # ----- input -------------------------------------------------------
 
@@ -114,6 +116,15 @@ class Link:
                     k = 0
             if k:
                 self.feed(bytes(rx[:k]))
+            if n:
+                self._quiet = 0
+            else:
+                self._quiet += 1
+                if self._quiet == _TRIM:
+                    # The host went quiet: the protocol (the rarely used
+                    # part) gives its heap back; the next request loads it.
+                    from bower import unload
+                    unload("bower.protocol")
         except Exception:
             pass
 

@@ -6,7 +6,7 @@
 
 from bower import gfx
 from bower.keys import UP, DOWN, OK, BACK
-from bower.ui import Menu, card_label, suit_of_text, SUITS
+from bower.menu import Menu, card_label, suit_of_text, SUITS
 from euchre import hand as H
 from euchre import actions as A
 from euchre.actions import NOBODY, kind_of, arg_of, flag_of
@@ -516,8 +516,7 @@ class GameOver:
 
     def handle(self, app, ev):
         if ev == OK or ev == BACK:
-            from bower.screens import after_game
-            app.push(after_game(app))
+            app.after_game()
 
     def draw(self, app, fb):
         g = app.game

@@ -3,7 +3,7 @@
 
 from bower import gfx
 from bower.keys import UP, DOWN, OK, BACK, BACK_LONG
-from bower.ui import Menu
+from bower.menu import Menu, card_label
 from euchre.rules import Rules, OPTIONS, variant_names
 
 VARIANT_LABELS = {"classic": "Classic", "five": "Five-Handed",
@@ -243,7 +243,6 @@ def _dealer_pick(app, seat):
 
 
 def _card(c):
-    from bower.ui import card_label
     from euchre.cards import card_name
     return card_label(card_name(c))
 
@@ -330,7 +329,7 @@ def _game_menu_pick(app, v):
     if v == "game":
         app.show_game()
     elif v == "scores":
-        app.push(Scores())
+        app.scores()
     elif v == "rules":
         app.push(rules_view(app.game.rules))
     elif v == "undo":
@@ -352,25 +351,6 @@ def rules_view(rules):
     for k in sorted(opts):
         lines.append(_row(SHORT[k], opts[k]))
     return Message("Rules", lines)
-
-
-class Scores:
-    def handle(self, app, ev):
-        if ev == OK or ev == BACK:
-            app.back()
-
-    def draw(self, app, fb):
-        from bower.play import standings, deals_footer
-        g = app.game
-        gfx.bar(fb, "Scores: hand %d" % g.hand_no)
-        mark = -1 if g.result else g.dealer
-        standings(app, fb, None, mark)
-        to = "to %d" % g.rules.winning_score
-        if mark < 0:
-            fb.hline(0, 54, 128, 1)
-            gfx.text(fb, to, 0, 57)
-        else:
-            deals_footer(fb, to + ", ", g.players[mark])
 
 
 def after_game(app):

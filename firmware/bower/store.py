@@ -20,13 +20,18 @@
 #
 # Heap: this module holds what a hand needs (recording inputs). The rest of
 # the API (boot, resume, new game, settings, the link's listing and reading,
-# space) is in bower.archive, loaded on first use and dropped by the app
-# while a hand is played. Every identifier of a module imported from source
+# space) is in bower.archive, loaded on first use and given back by
+# ``trim`` (the app calls it when a hand is shown). Every identifier of a module imported from source
 # stays interned, so private names and locals here are short.
 
 from euchre.log import encode_line, decode_line
 
-DEFAULTS = {"brightness": 255, "dim_s": 60, "off_s": 600, "names": 0}
+# The rest of the Store API: bower.archive's functions of these names, with
+# the store first (``store.resume()`` is ``archive.resume(store)``), the
+# archive loaded on first use and given back by ``trim``.
+_ARCHIVE = ("resume", "over", "new_game", "close", "ack", "acked", "load_full", "save_settings",
+            "set_roster", "set_clock_offset", "games", "read", "mark_synced", "usage", "low_space",
+            "make_room", "unsynced", "_boot", "_trim", "_again")
 
 
 class Store:
@@ -58,10 +63,18 @@ class Store:
         self._boot(r)
 
     def __getattr__(self, name):
-        # Every other method: bower.archive's function of that name.
+        # A method of _ARCHIVE (bower.archive's function of that name).
+        if name not in _ARCHIVE:
+            raise AttributeError(name)
         from bower import archive
         f = getattr(archive, name)
         return lambda *a, **k: f(self, *a, **k)
+
+    def trim(self):
+        # Give bower.archive's heap back (a hand only records); it loads
+        # again when used.
+        from bower import unload
+        unload("bower.archive")
 
     def _rec(self, p, x=None, ext=""):
         # Without ``x``: a small file's payload, None if it is missing

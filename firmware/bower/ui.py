@@ -8,102 +8,10 @@
 # from flash brings back the same screen, and a menu can only ever offer what
 # ``Game.legal_actions()`` allows.
 
-from bower import gfx
-from bower.keys import UP, DOWN, OK, BACK, OK_LONG, BACK_LONG
+from bower import gfx, unload
+from bower.keys import BACK_LONG, OK_LONG
 
-SUITS = gfx.SUIT_CH
 TOAST_MS = 1800
-
-
-def card_label(text):
-    # "JH" -> "J" + heart glyph; jokers and twos as they are named.
-    if text == "HJ":
-        return "big joker"
-    if text == "LJ":
-        return "little joker"
-    return text[:-1] + SUITS["CDHS".index(text[-1])]
-
-
-def suit_of_text(s):
-    return SUITS["CDHS".index(s)]
-
-
-class Menu:
-    # A titled list of (label, value) rows with a cursor; ``info`` lines sit
-    # between the title bar and the rows. ``pick(app, value)`` runs on OK.
-    # With ``label``, ``items`` are the values and ``label(value)`` makes the
-    # text of the rows on screen only (long lists then hold no strings).
-
-    def __init__(self, title, items, pick=None, cursor=0, info=(), label=None):
-        self.title = title
-        self.items = items
-        self.pick = pick
-        self.cursor = cursor
-        self.info = info
-        self.top = 0
-        self.label = label
-
-    def value(self, i):
-        it = self.items[i]
-        return it if self.label else it[1]
-
-    def text(self, i):
-        it = self.items[i]
-        return self.label(it) if self.label else it[0]
-
-    def handle(self, app, ev):
-        n = len(self.items)
-        if ev == UP or ev == DOWN:
-            if n:
-                self.cursor = (self.cursor + (1 if ev == DOWN else -1)) % n
-                app.dirty = True
-        elif ev == OK:
-            if n:
-                self.pick(app, self.value(self.cursor))
-        elif ev == BACK:
-            app.back()
-
-    def draw(self, app, fb):
-        # Text rows one pixel into their 8-pixel pages (y = 9, 17, ...). A
-        # ``foot`` (a function giving lines, e.g. what the row under the
-        # cursor means) takes the bottom rows, under a line.
-        gfx.bar(fb, self.title)
-        y = 9
-        for line in self.info:
-            gfx.text(fb, line, 0, y)
-            y += 8
-        foot = getattr(self, "foot", None)
-        foot = foot() if foot else ()
-        rows = (65 - y) // 8 - len(foot)
-        c = self.cursor
-        if c < self.top:
-            self.top = c
-        elif c >= self.top + rows:
-            self.top = c - rows + 1
-        items = self.items
-        end = min(len(items), self.top + rows)
-        y0 = y
-        for i in range(self.top, end):
-            gfx.row(fb, self.text(i), y, i == c)
-            y += 8
-        if self.top:
-            _arrow(fb, y0, True)
-        if end < len(items):
-            _arrow(fb, y0 + 8 * (rows - 1), False)
-        if foot:
-            y = 64 - 8 * len(foot)
-            for x in range(0, 128, 2):
-                fb.pixel(x, y, 1)   # a dotted line: not an underline
-            for line in foot:
-                gfx.text(fb, line, 0, y + 1)
-                y += 8
-
-
-def _arrow(fb, y, up):
-    # A small scroll mark at the right edge of the row at y.
-    for i in range(3):
-        yy = y + 2 + (i if up else 2 - i)
-        fb.hline(124 - i, yy, 1 + 2 * i, 2)
 
 
 class App:
@@ -281,6 +189,16 @@ class App:
         from bower.screens import game_menu
         self.push(game_menu(self))
 
+    def scores(self):
+        # The standings over the game menu (OK or BACK returns).
+        from bower.scores import Scores
+        self.push(Scores())
+
+    def after_game(self):
+        # The game is over and its screen was left: new game or home.
+        from bower.screens import after_game
+        self.push(after_game(self))
+
     # ----- the game --------------------------------------------------------
 
     def show_game(self):
@@ -291,10 +209,9 @@ class App:
         # The menus outside the hand, the store's and the link's rarely used
         # parts are not needed while it is played: give their heap back
         # (they load again from flash when used).
-        _unload("bower.screens")
-        _unload("bower.home")
-        _unload("bower.archive")
-        _unload("bower.protocol")
+        unload("bower.screens")
+        unload("bower.home")
+        self.store.trim()
 
     def act_id(self, a, times=1):
         # ``act`` for an action id from the engine's legal_ids() (no text is
@@ -386,13 +303,3 @@ class App:
             self.store.ack(n)
         except OSError:
             pass  # a reboot shows that result once more
-
-
-def _unload(name):
-    import sys
-    if name in sys.modules:
-        del sys.modules[name]
-        pkg = sys.modules.get("bower")
-        short = name[6:]
-        if pkg is not None and short in pkg.__dict__:
-            delattr(pkg, short)

@@ -9,7 +9,8 @@
 # asserts, a size-limited FakeFS; the UI side is test_full_flash.py.
 
 from fakefs import UNDO_GAME, FakeFS, FILE_BYTES, observe, play
-from bower.store import Store, DEFAULTS
+from bower.store import Store
+from bower.archive import DEFAULTS
 from euchre import Game, Rules, IllegalAction
 from euchre import log
 

@@ -15,7 +15,8 @@ import pytest
 
 from fakefs import FakeFS, make_script, states, observe, play, fingerprint
 from helpers import CLASSIC_TO_5 as CLASSIC  # a Classic game to 5: five scored hands, a misdeal
-from bower.store import Store, DEFAULTS
+from bower.store import Store
+from bower.archive import DEFAULTS
 from euchre import Game, Rules, IllegalAction
 from euchre import log
 

@@ -6,7 +6,8 @@
 # test_store_powercut.py (CPython).
 
 from fakefs import UNDO_GAME, FakeFS, PowerCut, observe, play, run_game, count_done, expect_settings
-from bower.store import Store, DEFAULTS
+from bower.store import Store
+from bower.archive import DEFAULTS
 from euchre import Game, Rules, IllegalAction
 from euchre import log
 

@@ -193,32 +193,40 @@ print(app.stack[-1].title)
 
 
 def test_rarely_used_code_is_dropped_while_a_hand_is_played():
-    # The menus (bower.screens), the store's boot/sync/space part
-    # (bower.archive) and the sync requests (bower.protocol) load when used
-    # and are dropped when a hand's screen shows: on the Pico that heap is
-    # the game's. Used again, they load again.
+    # The menus (bower.screens) and the store's boot/sync/space part
+    # (bower.archive) load when used and are dropped when a hand's screen
+    # shows (by the app and by the store); the sync requests
+    # (bower.protocol) once the host has been quiet for a while (by the
+    # link). On the Pico that heap is the game's. Used again, they load again.
+    import os
     from binascii import crc32
-    from bower.link import Link
-    lazy = ("bower.screens", "bower.archive", "bower.protocol")
+    from bower import link as L
+    lazy = ("bower.screens", "bower.archive")
 
     def hello(tag):
         line = b"#B? " + tag + b" HELLO 1"
         return line + b" %08x\n" % (crc32(line) & 0xFFFFFFFF)
 
     events, ref = table_game("classic", 11)
-    with tempfile.TemporaryDirectory() as root:
+    r, w = os.pipe()                      # a USB serial nobody writes to
+    with tempfile.TemporaryDirectory() as root, os.fdopen(r, "rb", buffering=0) as stdin:
         d = boot(root)
         while d.app.warm():  # the board loop does this while idle
             pass
         out = []
-        link = Link(d.store, dict(INFO, board={}), out.append)
+        link = L.Link(d.store, dict(INFO, board={}), out.append, stdin=stdin)
         link.feed(hello(b"a"))
         assert out[-1].startswith(b"#B! a OK proto=1 ")
-        assert all(m in sys.modules for m in lazy)
+        assert all(m in sys.modules for m in lazy + ("bower.protocol",))
         d.new_game("classic")
         for e in events[:6]:
             d.enter(e)
             assert not [m for m in lazy if m in sys.modules], e
+        for _ in range(L._TRIM - 1):
+            link.poll()
+        assert "bower.protocol" in sys.modules
+        link.poll()
+        assert "bower.protocol" not in sys.modules
         link.feed(hello(b"b"))
         assert out[-1].startswith(b"#B! b OK proto=1 ") and "games=1 " in out[-1].decode()
         d.press(K.OK_LONG)                   # the game menu: screens again
@@ -227,6 +235,7 @@ def test_rarely_used_code_is_dropped_while_a_hand_is_played():
         d.enter(events[6])
         assert not [m for m in lazy if m in sys.modules]
         assert d.app.game.events() == events[:7]
+    os.close(w)
 
 
 def test_reboot_between_hands_resumes_the_next_hand_not_the_result():

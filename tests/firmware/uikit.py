@@ -30,6 +30,9 @@ class MemStore:
     def save_settings(self, d):
         self.settings = dict(d)
 
+    def trim(self):
+        pass  # nothing loaded on demand here
+
     def resume(self):
         if self.current is None:
             return None
