@@ -938,3 +938,73 @@ def rebuild(path: str | os.PathLike | None = None, clock=time.time) -> tuple[Pat
     except (OSError, sqlite3.Error) as e:
         raise LibraryError(f"cannot rebuild the game library {path}: {e}{_write_hint(path, e)}") from None
     return path, kept, counts
+
+
+# ----- club nights (bower_host.club; host/CLUB.md) ---------------------------------
+#
+# Tables of their own, made on first use by ``ensure_club_tables`` (CREATE
+# ... IF NOT EXISTS; outside MIGRATIONS and SCHEMA: a library without them
+# is not damaged, and nothing above reads them). A round's game is in
+# ``games`` like any other; ``club_results`` names it by device and game id
+# (``game_id`` is only a shortcut: ``rebuild`` renumbers games and does not
+# carry these tables over -- the old file, kept beside it, still has them).
+
+CLUB_TABLES = [
+    """CREATE TABLE IF NOT EXISTS club_nights (
+        id INTEGER PRIMARY KEY,
+        key TEXT NOT NULL UNIQUE,       -- the night's id in round headers
+        name TEXT NOT NULL,
+        created INTEGER NOT NULL,       -- Unix time
+        tables INTEGER NOT NULL,
+        rounds INTEGER NOT NULL,
+        movement TEXT NOT NULL,         -- "progressive", "fixed" or "partners"
+        hands INTEGER,                  -- hands per round, or NULL ...
+        minutes INTEGER,                -- ... minutes per round
+        scoring TEXT NOT NULL,          -- JSON: {"loner", "set_loner", "renege"}
+        seed INTEGER                    -- the round 1 draw's seed, if drawn
+    )""",
+    """CREATE TABLE IF NOT EXISTS club_players (
+        night_id INTEGER NOT NULL REFERENCES club_nights(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,        -- 1-based, in the order given
+        name TEXT NOT NULL,
+        position INTEGER NOT NULL,      -- place in the round 1 draw (0-based)
+        PRIMARY KEY (night_id, number),
+        UNIQUE (night_id, name),
+        UNIQUE (night_id, position)
+    )""",
+    """CREATE TABLE IF NOT EXISTS club_results (
+        night_id INTEGER NOT NULL REFERENCES club_nights(id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        table_no INTEGER NOT NULL,
+        device TEXT NOT NULL,           -- the round's game: device ...
+        game_key TEXT NOT NULL,         -- ... and game id
+        game_id INTEGER,                -- games.id when attached
+        result TEXT NOT NULL,           -- JSON: RoundResult.to_json()
+        complete INTEGER NOT NULL,
+        source TEXT NOT NULL,           -- "file" or "sync" (what attached it last)
+        attached_at INTEGER NOT NULL,
+        PRIMARY KEY (night_id, round, table_no)
+    )""",
+    """CREATE TABLE IF NOT EXISTS club_corrections (
+        id INTEGER PRIMARY KEY,
+        night_id INTEGER NOT NULL REFERENCES club_nights(id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        table_no INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        kind TEXT NOT NULL,             -- "replaced" (another game) or "changed" (the same game's log)
+        old_game TEXT NOT NULL,         -- device/game id
+        new_game TEXT NOT NULL,
+        old_result TEXT NOT NULL,       -- JSON
+        new_result TEXT NOT NULL        -- JSON
+    )""",
+]
+
+
+def ensure_club_tables(conn: sqlite3.Connection) -> None:
+    """Make the club night tables if the library lacks them."""
+    have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if all(sql.split()[5] in have for sql in CLUB_TABLES):
+        return
+    with _transaction(conn):
+        for sql in CLUB_TABLES:
+            conn.execute(sql)

@@ -209,6 +209,12 @@ class Syncer:
             return
         res = self.library.add_log(raw, self.info.device, f"{g.id}.log", key=g.id)
         plan.part.unlink(missing_ok=True)
+        club = None
+        if res.status in STORED:
+            # A club round (its header says which night, table and round)
+            # counts for that night; None for an ordinary game. Never raises.
+            from bower_host.club.night import attach_synced
+            club = attach_synced(self.library, res)
         if res.status in STORED and res.damaged:
             # The good lines are stored and every byte is archived: the
             # device's copy holds nothing more, so it may let it go.
@@ -222,6 +228,8 @@ class Syncer:
         else:
             why = res.message.split(": ", 1)[-1] if res.message else "conflicts with the stored game"
             out = Outcome(g.id, "mismatch", f"{why}; the game stays on the device", fetched)
+        if club:
+            out.message += "; " + club
         self.outcomes.append(out)
 
     def _download(self, plan: _Plan, chunk: int) -> int:

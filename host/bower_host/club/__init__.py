@@ -1,0 +1,16 @@
+"""Club nights: progressive euchre with a Bower on every table (host/CLUB.md).
+
+* ``movement`` -- who sits where: the three movements, as pure functions;
+* ``roundlog`` -- the round header a game log carries, and a round's result
+  under the night's scoring options;
+* ``simulate`` -- round logs played by the engine's bots (tests, bench, demo);
+* ``night`` -- the night in the library: making it, attaching round logs
+  (idempotent; conflicts refused, corrections logged);
+* ``standings``, ``sheet``, ``web`` -- what the organiser and the room see;
+* ``commands`` -- ``bower club ...``.
+"""
+
+
+def register(sub) -> None:
+    from bower_host.club.commands import register as reg
+    reg(sub)

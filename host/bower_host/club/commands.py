@@ -1,0 +1,303 @@
+"""``bower club ...``: run a progressive euchre night from the library.
+
+::
+
+    bower club new "Friday" --players Ann Bob Cy Di Ed Flo Gus Hal --tables 2 --movement progressive --hands 8 --seed 7
+    bower club sheet                      # printable sheets for the current round
+    bower club simulate -o logs           # no devices? the bots play the round
+    bower club result logs/*.log          # round logs (again: counted once)
+    bower club standings --format csv
+    bower club serve --port 8080          # live standings for a projector
+
+Every command takes ``--db`` (as the library commands) and ``--night ID``
+(default: the newest night). Details in host/CLUB.md.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from bower_host.cli import CommandError
+from bower_host.club import night as cn
+from bower_host.club import standings as cs
+from bower_host.db import Library, LibraryError, writer_lock
+
+
+def _library(path, create: bool = False) -> Library:
+    try:
+        return Library(path, create=create)
+    except LibraryError as e:
+        raise CommandError(str(e)) from None
+
+
+def _night(lib: Library, ref) -> cn.Night:
+    try:
+        return cn.load_night(lib, ref)
+    except cn.ClubError as e:
+        raise CommandError(str(e)) from None
+
+
+def _names(args) -> list:
+    names = list(args.players or [])
+    if args.roster:
+        try:
+            text = Path(args.roster).read_text(encoding="utf-8")
+        except OSError as e:
+            raise CommandError(f"cannot read the roster {args.roster}: {e.strerror or e}") from None
+        names += [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    if not names:
+        raise CommandError("no players: give --players NAME ... or --roster FILE (a name per line)")
+    return names
+
+
+def cmd_new(args) -> int:
+    names = _names(args)
+    seed = args.seed
+    if args.shuffle and seed is None:
+        seed = int.from_bytes(__import__("os").urandom(3), "big")
+    scoring = {"loner": args.loner, "set_loner": args.set_loner, "renege": args.renege}
+    with writer_lock(args.db, "bower club new"), _library(args.db, create=True) as lib:
+        try:
+            night = cn.create_night(lib, args.name, names, args.tables, args.movement, args.rounds, args.hands,
+                                    args.minutes, scoring, seed, args.id)
+        except cn.ClubError as e:
+            raise CommandError(str(e)) from None
+    byes = f", {len(names) % 4} on a bye each round" if night.movement == "partners" and len(names) % 4 else ""
+    print(f"Club night {night.key} ({night.name}): {len(names)} players at {night.tables} tables{byes}, "
+          f"{night.rounds} rounds of {night.length()}, {night.movement} movement"
+          + (f", round 1 drawn with seed {seed}" if seed is not None else ", round 1 as listed"))
+    print(_seating_text(night, 1))
+    return 0
+
+
+def _seating_text(night: cn.Night, rnd: int) -> str:
+    plan = night.seating(rnd)
+    if plan is None:
+        return f"Round {rnd}: seating known once round {rnd - 1} is complete"
+    lines = [f"Round {rnd}:"]
+    for t, seats in enumerate(plan.tables, 1):
+        n = [night.name_of(p) for p in seats]
+        lines.append(f"  table {t:>2}: {n[0]} & {n[2]} (N/S) v {n[1]} & {n[3]} (E/W)")
+    if plan.byes:
+        lines.append("  bye: " + ", ".join(night.name_of(p) for p in plan.byes))
+    return "\n".join(lines)
+
+
+def cmd_list(args) -> int:
+    with _library(args.db) as lib:
+        rows = cn.nights(lib)
+    if not rows:
+        raise CommandError("no club nights in the library: bower club new NAME ...")
+    for r in rows:
+        length = f"{r['hands']} hands" if r["hands"] else f"{r['minutes']} minutes"
+        print(f"{r['key']:<24} {r['name']:<20} {time.strftime('%Y-%m-%d', time.localtime(r['created']))}  "
+              f"{r['tables']} tables, {r['rounds']} rounds of {length}, {r['movement']}")
+    return 0
+
+
+def cmd_seating(args) -> int:
+    with _library(args.db) as lib:
+        night = _night(lib, args.night)
+    rounds = [args.round] if args.round else range(1, night.rounds + 1)
+    print("\n".join(_seating_text(night, r) for r in rounds))
+    return 0
+
+
+def cmd_sheet(args) -> int:
+    from bower_host.club.sheet import sheets
+    with _library(args.db) as lib:
+        night = _night(lib, args.night)
+    rnd = args.round or night.current_round()
+    try:
+        text = sheets(night, rnd)
+    except ValueError as e:
+        raise CommandError(str(e)) from None
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}: {text.count(chr(12)) + 1} table sheets for round {rnd}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_result(args) -> int:
+    failed = 0
+    with writer_lock(args.db, "bower club result"), _library(args.db, create=True) as lib:
+        for name in args.files:
+            try:
+                raw = Path(name).read_bytes()
+            except OSError as e:
+                print(f"bower: {name}: cannot read it: {e.strerror or e}", file=sys.stderr)
+                failed += 1
+                continue
+            try:
+                a = cn.attach_file(lib, raw, Path(name).name, args.device, args.replace)
+            except cn.ClubError as e:
+                print(f"bower: {name}: {e}", file=sys.stderr)
+                failed += 1
+                continue
+            print(f"{name}: {a.status}: {a.message}")
+    if failed:
+        print(f"bower: {failed} of {len(args.files)} round logs not counted", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def cmd_collect(args) -> int:
+    with writer_lock(args.db, "bower club collect"), _library(args.db) as lib:
+        out = cn.collect(lib)
+    for status, msg in out:
+        print(f"{status}: {msg}")
+    if not out:
+        print("no club rounds in the library")
+    return 1 if any(s == "refused" for s, _ in out) else 0
+
+
+def cmd_simulate(args) -> int:
+    from bower_host.club.simulate import night_round_logs
+    with _library(args.db) as lib:
+        night = _night(lib, args.night)
+    rnd = args.round or night.current_round()
+    try:
+        logs = night_round_logs(night, rnd, args.seed, started=int(time.time()), renege=args.renege)
+    except ValueError as e:
+        raise CommandError(str(e)) from None
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    for t, raw in logs.items():
+        (out / f"r{rnd}-t{t}.log").write_bytes(raw)
+    print(f"wrote {len(logs)} round logs to {out}/r{rnd}-t*.log (round {rnd}, played by the bots): "
+          f"bower club result {out}/r{rnd}-t*.log")
+    return 0
+
+
+def cmd_standings(args) -> int:
+    with _library(args.db) as lib:
+        night = _night(lib, args.night)
+        corr = cn.corrections(lib, night)
+    if args.format == "csv":
+        sys.stdout.write(cs.to_csv(night))
+        return 0
+    if args.format == "json":
+        sys.stdout.write(cs.to_json(night, corr))
+        return 0
+    if args.format != "table":
+        raise CommandError(f"unknown format {args.format!r}: table, csv or json")
+    print(standings_text(night, corr))
+    return 0
+
+
+def standings_text(night: cn.Night, corr: list) -> str:
+    rows = cs.standings(night)
+    done = night.complete()
+    head = f"{night.name} ({night.key}): {'final standings' if done else f'standings, round {night.current_round()} of {night.rounds} playing'}"
+    lines = [head, "", f"{'place':>5}  {'player':<9}{'points':>7}{'rounds':>7}{'won':>5}{'loners':>7}{'euchres':>8}"]
+    prev = None
+    for r in rows:
+        place = "" if r["place"] == prev else f"{r['place']}{'=' if sum(x['place'] == r['place'] for x in rows) > 1 else ''}"
+        prev = r["place"]
+        lines.append(f"{place:>5}  {r['player']:<9}{r['points']:>7}{r['rounds']:>7}{r['won']:>5}{r['loners']:>7}"
+                     f"{r['euchres']:>8}")
+    lines += ["", "Tie-breaks: points, then rounds won, then loners, then euchres; equal on all: a shared place.", ""]
+    for rd in cs.table_results(night):
+        cells = []
+        for t in rd["tables"]:
+            if t["status"] == "waiting":
+                cells.append(f"t{t['table']} waiting")
+            else:
+                p = t["players"]
+                cells.append(f"t{t['table']} {p['N']}&{p['S']} {t['points'][0]}-{t['points'][1]} {p['E']}&{p['W']}"
+                             + ("" if t["status"] == "complete" else f" (playing, {t['hands']} hands)"))
+        lines.append(f"Round {rd['round']}: " + "; ".join(cells) + (f"; bye: {', '.join(rd['byes'])}" if rd["byes"]
+                                                                     else ""))
+    if done:
+        lines += ["", "Prizes:"] + [f"  {p}. {', '.join(names)}" for p, names in cs.prizes(night)]
+    if corr:
+        lines += ["", f"Corrections ({len(corr)}):"]
+        for c in corr:
+            lines.append(f"  round {c['round']} table {c['table_no']} {c['kind']} "
+                         f"{time.strftime('%H:%M', time.localtime(c['at']))}: {c['old_game']} "
+                         f"{c['old_result']['points'][:2]} -> {c['new_game']} {c['new_result']['points'][:2]}")
+    return "\n".join(lines)
+
+
+def cmd_serve(args) -> int:
+    from bower_host.club.web import serve
+    with _library(args.db) as lib:
+        night = _night(lib, args.night)
+        path = lib.path
+    return serve(path, night.key, args.host, args.port)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("club", help="club nights: progressive euchre with a Bower on every table",
+                       description="Run a club night: players, movement, score sheets, round results from the "
+                                   "tables' Bowers, standings, a live page. See host/CLUB.md.")
+    cs_ = p.add_subparsers(dest="club_command", required=True)
+
+    def common(q, night=True):
+        q.add_argument("--db", metavar="FILE", help="the game library (default: $BOWER_DB, else bower.sqlite3 "
+                                                    "in your data directory)")
+        if night:
+            q.add_argument("--night", metavar="ID", help="the club night (default: the newest)")
+        return q
+
+    q = common(cs_.add_parser("new", help="a new club night and its round 1 seating"), night=False)
+    q.add_argument("name", metavar="NAME")
+    q.add_argument("--players", nargs="+", metavar="NAME", help="player names (1-8 characters, as on the device)")
+    q.add_argument("--roster", metavar="FILE", help="a file of player names, one per line")
+    q.add_argument("--tables", type=int, metavar="N", help="tables (four players each)")
+    q.add_argument("--movement", choices=cn.MOVEMENTS, default="progressive")
+    q.add_argument("--rounds", type=int, metavar="N", help="rounds (default 8; partners: the whole schedule)")
+    g = q.add_mutually_exclusive_group(required=True)
+    g.add_argument("--hands", type=int, metavar="N", help="hands per round")
+    g.add_argument("--minutes", type=int, metavar="M", help="minutes per round")
+    q.add_argument("--seed", type=int, help="draw round 1's seats at random with this seed (default: as listed)")
+    q.add_argument("--shuffle", action="store_true", help="draw round 1's seats with a new seed")
+    q.add_argument("--loner", type=int, default=4, choices=(4, 5), help="points for a lone march (default 4)")
+    q.add_argument("--set-loner", type=int, default=2, choices=(2, 3, 4),
+                   help="points to the defenders for euchring a loner (default 2)")
+    q.add_argument("--renege", type=int, default=2, choices=(1, 2, 3, 4),
+                   help="points to the other side for a renege (default 2; in a lone hand: the loner's points)")
+    q.add_argument("--id", metavar="ID", help="the night's id in round headers (default: from the name)")
+    q.set_defaults(func=cmd_new)
+
+    q = common(cs_.add_parser("list", help="the club nights in the library"), night=False)
+    q.set_defaults(func=cmd_list)
+
+    q = common(cs_.add_parser("seating", help="who sits where, round by round (as far as known)"))
+    q.add_argument("--round", type=int, metavar="R")
+    q.set_defaults(func=cmd_seating)
+
+    q = common(cs_.add_parser("sheet", help="printable score sheets, one per table (text, form feeds between)"))
+    q.add_argument("--round", type=int, metavar="R", help="default: the round being played")
+    q.add_argument("-o", "--output", metavar="FILE")
+    q.set_defaults(func=cmd_sheet)
+
+    q = common(cs_.add_parser("result", help="count round logs (any order, any number of times)"), night=False)
+    q.add_argument("files", nargs="+", metavar="FILE")
+    q.add_argument("--replace", action="store_true", help="correct a table's result with this log (logged)")
+    q.add_argument("--device", metavar="ID", help="the device a log came from, when its header names none")
+    q.set_defaults(func=cmd_result)
+
+    q = common(cs_.add_parser("collect", help="count the rounds already in the library (synced or imported)"),
+               night=False)
+    q.set_defaults(func=cmd_collect)
+
+    q = common(cs_.add_parser("simulate", help="no devices: the bots play a round, one log per table"))
+    q.add_argument("--round", type=int, metavar="R", help="default: the round being played")
+    q.add_argument("--seed", type=int, default=1)
+    q.add_argument("--renege", type=float, default=0.02, help="chance of a renege per hand (default 0.02)")
+    q.add_argument("-o", "--output", metavar="DIR", default="club-logs")
+    q.set_defaults(func=cmd_simulate)
+
+    q = common(cs_.add_parser("standings", help="standings, table results by round, prizes"))
+    q.add_argument("--format", "-f", default="table", metavar="FMT", help="table (default), csv or json")
+    q.set_defaults(func=cmd_standings)
+
+    q = common(cs_.add_parser("serve", help="a web page of live standings and round status"))
+    q.add_argument("--port", type=int, default=8080)
+    q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the "
+                                                       "room's network)")
+    q.set_defaults(func=cmd_serve)

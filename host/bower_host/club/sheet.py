@@ -1,0 +1,65 @@
+"""Printable score sheets: one page of plain text per table (form feeds between)."""
+
+from __future__ import annotations
+
+from bower_host.club.movement import FIXED_SHIFT, SEATS
+from bower_host.club.night import Night
+
+WIDTH = 64
+SEAT_NAMES = ("North", "East", "South", "West")
+
+
+def _move_text(night: Night, table: int) -> list:
+    n = night.tables
+    if night.movement == "progressive":
+        up = "stay at table 1" if table == 1 else f"go to table {table - 1}"
+        down = f"stay at table {n}" if table == n else f"go to table {table + 1}"
+        return [f"Next round: winners {up}, losers {down};", "partners split up."]
+    if night.movement == "fixed":
+        parts = []
+        for s, shift in enumerate(FIXED_SHIFT):
+            to = (table - 1 + shift) % n + 1
+            parts.append(f"{SEATS[s]} {'stays' if to == table else f'to table {to}'}")
+        return ["Next round (same seat): " + ", ".join(parts) + "."]
+    return ["Next round: see the board (everyone partners everyone once)."]
+
+
+def table_sheet(night: Night, rnd: int, table: int) -> str:
+    plan = night.seating(rnd)
+    seats = plan.tables[table - 1]
+    names = [night.name_of(p) for p in seats]
+    line = "-" * WIDTH
+    sc = night.scoring
+    out = ["=" * WIDTH,
+           f"{night.name} ({night.key})".ljust(WIDTH - 24) + f"Round {rnd} of {night.rounds}".ljust(14)
+           + f"TABLE {table}".rjust(10),
+           f"{night.length()} per round; lone march {sc['loner']}, euchred loner {sc['set_loner']}, "
+           f"renege {sc['renege']}",
+           line,
+           f"  North: {names[0]:<10} South: {names[2]:<10} partners (N/S)",
+           f"  East:  {names[1]:<10} West:  {names[3]:<10} partners (E/W)",
+           line]
+    out.append(" Hand  Dealer     N/S points  E/W points   N/S total  E/W total")
+    rows = night.hands or 12
+    for h in range(rows):
+        dealer = names[h % 4] if night.hands else ""
+        out.append(f" {h + 1:>3}   {dealer:<10} {'____':>10}  {'____':>10}   {'____':>9}  {'____':>9}")
+    out += [line,
+            f" Round total:  N/S ______   E/W ______     Loners: ______  Euchres: ______",
+            f" Result accepted by (a player of the other side): ____________",
+            line]
+    out += [" " + t for t in _move_text(night, table)]
+    if plan.byes:
+        out.append(" On a bye this round: " + ", ".join(night.name_of(p) for p in plan.byes))
+    return "\n".join(out) + "\n"
+
+
+def sheets(night: Night, rnd: int) -> str:
+    """Every table's sheet for round ``rnd``, a form feed between pages.
+
+    :raises ValueError: the round's seating is not known yet.
+    """
+    plan = night.seating(rnd)
+    if plan is None:
+        raise ValueError(f"round {rnd}'s seating depends on round {rnd - 1}'s results, which are not all in yet")
+    return "\f".join(table_sheet(night, rnd, t) for t in range(1, len(plan.tables) + 1))
