@@ -30,7 +30,7 @@ import gc
 import sys
 
 from bower import __version__, unload
-from bower.buttons import Buttons, Encoder, ticks_diff
+from bower.buttons import Buttons, Encoder
 
 _CP = sys.implementation.name == "circuitpython"
 if not _CP:
@@ -56,7 +56,7 @@ def _led():
         if _CP:
             import board
             import digitalio
-            p = digitalio.DigitalInOut(board.LED)
+            p = digitalio.DigitalInOut(board.LED)  # pyright: ignore[reportAttributeAccessIssue]  (CircuitPython)
             p.direction = digitalio.Direction.OUTPUT
             return lambda v: setattr(p, "value", bool(v))
         return machine.Pin("LED", machine.Pin.OUT).value
@@ -139,12 +139,12 @@ class _Hw:
     def scan(self):
         if not _CP:
             return self.i2c.scan()
-        while not self.i2c.try_lock():
+        while not self.i2c.try_lock():  # pyright: ignore[reportAttributeAccessIssue]  (CircuitPython's busio)
             pass
         try:
             return self.i2c.scan()
         finally:
-            self.i2c.unlock()
+            self.i2c.unlock()  # pyright: ignore[reportAttributeAccessIssue]
 
     def driver(self):
         if _CP:
@@ -176,7 +176,7 @@ class _Hw:
 
     def tone(self, on):
         if _CP:
-            self.pwm.duty_cycle = 16384 if on else 0
+            self.pwm.duty_cycle = 16384 if on else 0  # pyright: ignore  (CircuitPython's pwmio)
         else:
             self.pwm.duty_u16(16384 if on else 0)
 
@@ -283,7 +283,8 @@ def _loop(hw, disp, info, root, clock, stop, stdin, write):
     contrast = -1
     awake = True
     quiet = 0           # ms since the last event or frame
-    tidy = True         # garbage collected since then
+    tidy = False        # warmed and collected since then (not yet at boot:
+                        # the menus load in the first quiet spell)
     while stop is None or not stop():
         t = ticks_ms()
         d = ticks_diff(t, last)
