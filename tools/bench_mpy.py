@@ -3,7 +3,7 @@
 #     node tests/mpy/run_script.mjs [--engine=DIR] tools/bench_mpy.py [STEP ...] [key=value ...]
 #
 # STEPs, run in this order whatever order they are given in:
-#   imports   gc.mem_alloc() delta of `import euchre, euchre.log` (what a
+#   imports   gc.mem_alloc() delta of `import euchre, euchre.logline` (what a
 #             device game needs); then the same after a device-like game
 #             (table mode, events as text, each logged as a line and read
 #             back, a resume from a checkpoint) with the game dropped: the
@@ -81,7 +81,7 @@ def step_imports():
     b = gc.mem_alloc()
     _qstr_info("qstr_before")
     __import__("euchre")
-    __import__("euchre.log")
+    __import__("euchre.logline")
     # Nothing is collected before the next yield: this is everything the
     # import allocated, garbage (e.g. the compiler's) included.
     result("import_allocated", gc.mem_alloc() - b)
@@ -102,7 +102,7 @@ def step_imports():
     result("import_cardmode", gc.mem_alloc() - t)
     m = sys.modules
     result("engine_files", ",".join([m[k].__file__.rsplit("/", 1)[-1]
-                                     for k in ("euchre", "euchre.log", "euchre.cardmode")]))
+                                     for k in ("euchre", "euchre.logline", "euchre.cardmode")]))
 
 
 # What the device does with the engine in a game: a Five-Handed table game
@@ -113,7 +113,7 @@ def step_imports():
 # engine's names (the import figure would not pay for them).
 _DEVICE_GAME = """
 from euchre import Game, Rules
-from euchre.log import encode_line, decode_line, header_payload
+from euchre.logline import encode_line, decode_line, header_payload
 from euchre.game import game_from_header
 g = Game(Rules("five", winning_score=3), ["A", "B", "C", "D", "E"], dealer=0)
 lines = [encode_line(header_payload(g))]
@@ -134,8 +134,8 @@ def _device_game():
     exec(_DEVICE_GAME, {})  # nothing of the game survives this call
 
 
-MODULES = ("euchre", "euchre.cards", "euchre.actions", "euchre.rules",
-           "euchre.hand", "euchre.game", "euchre.log", "euchre.cardmode")
+MODULES = ("euchre", "euchre.cards", "euchre.actions", "euchre.phases", "euchre.rules",
+           "euchre.hand", "euchre.game", "euchre.logline", "euchre.cardmode")
 
 
 def step_modules():

@@ -36,7 +36,10 @@ def main(argv):
     for a in argv:
         if a.startswith("seed="):
             seed = int(a[5:])
-    import json, array, binascii  # noqa: F401  (built in on the Pico; see bench_mpy.py)
+    # Built in on the Pico (see bench_mpy.py): loaded before the baseline.
+    import json  # noqa: F401
+    import array  # noqa: F401
+    import binascii  # noqa: F401
     import micropython
     # Compiled as bower deploy compiles the device's .mpy files (mpy-cross
     # -O3: no line-number tables, no asserts).
@@ -45,7 +48,8 @@ def main(argv):
     gc.collect()
     yield
     b0 = gc.mem_alloc()
-    import euchre, euchre.log  # noqa: F401
+    import euchre
+    import euchre.logline  # noqa: F401
     from bower import ui, play, store, link, display, gfx, keys  # noqa: F401
     import ssd1306
     gc.collect()

@@ -19,8 +19,8 @@ __version__ = "0.2.0"
 # Public name -> the module that defines it.
 _HOME = {"card_name": "cards", "parse_card": "cards", "parse_cards": "cards", "card_names": "cards",
          "Rules": "rules", "variant_names": "rules", "VARIANTS": "rules", "OPTIONS": "rules",
-         "Hand": "hand", "IllegalAction": "hand", "CHANCE": "hand", "TABLE": "hand", "TERMINAL": "hand",
-         "Game": "game"}
+         "Hand": "hand", "IllegalAction": "actions", "CHANCE": "phases", "TABLE": "phases",
+         "TERMINAL": "phases", "Game": "game"}
 
 
 def __getattr__(name):

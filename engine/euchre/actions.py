@@ -43,6 +43,14 @@
 
 from euchre.cards import card_name, parse_card, parse_cards, parse_suit, SUITS, error_text
 
+
+class IllegalAction(ValueError):
+    # An input the rules do not allow now; the message names the rule.
+    # (Raised by a hand and the modules that extend it; also reachable as
+    # ``euchre.IllegalAction`` and ``euchre.hand.IllegalAction``.)
+    pass
+
+
 # Kinds.
 PLAY = 0
 PASS = 1

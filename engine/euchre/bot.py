@@ -9,7 +9,7 @@
 # can unless its side already holds it, and otherwise throws its lowest card.
 
 from euchre import actions as A
-from euchre import hand as H
+from euchre.phases import P_PLAY, P_BID1, P_BID2, P_MAKER, P_NAME, P_DISCARD, P_GIVEBACK, P_GIVE, P_DEFEND
 from euchre.cardmode import RA, rank_of
 
 _PASS = A.PASS
@@ -19,20 +19,20 @@ def choose(h):
     # The bot's action id for the current player of card-mode hand ``h``.
     legal = h.legal_ids()
     p = h.phase
-    if p == H.P_PLAY:
+    if p == P_PLAY:
         return _play(h, legal)
-    if p == H.P_BID1 or p == H.P_BID2:
+    if p == P_BID1 or p == P_BID2:
         return _bid(h, legal)
-    if p == H.P_MAKER:
+    if p == P_MAKER:
         return _call_partner(h, legal)
-    if p == H.P_NAME:
+    if p == P_NAME:
         suit = _best_suit(h, h.hands[h.dealer], -1)[0]
         return A.action(A.NAME, suit)
-    if p == H.P_DISCARD or p == H.P_GIVEBACK:
+    if p == P_DISCARD or p == P_GIVEBACK:
         return min(legal, key=lambda a: _worth(h, A.arg_of(a)))
-    if p == H.P_GIVE:
+    if p == P_GIVE:
         return max(legal, key=lambda a: _worth(h, A.arg_of(a)))
-    if p == H.P_DEFEND:
+    if p == P_DEFEND:
         return _PASS
     # Declarations and throw-ins: take them (the hand is weak anyway).
     return legal[0]
@@ -73,7 +73,7 @@ def _bid(h, legal):
     r = h.rules
     cards = h.hands[h.turn]
     need = (r.hand_size * 7) // 5
-    if h.phase == H.P_BID1:
+    if h.phase == P_BID1:
         if h.up_suit < 4:
             suit = h.up_suit
             value = _strength(r, cards + [h.upcard] if h.turn == h.dealer else cards, suit)

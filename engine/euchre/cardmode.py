@@ -1,11 +1,14 @@
 # Card mode: the parts of a hand that need the real cards.
 #
 # A card-mode ``Hand`` takes its legal actions from ``legal`` and applies
-# actions through ``apply`` below: dealing, pre-bidding declarations decided
-# from the cards, the dealer's pick-up and discard, partner's best,
-# Five-Handed throw-ins and, above all, playing cards with must-follow
-# checks; everything else goes back to the table-mode functions of
-# ``euchre.hand``. The device at a table never loads this module.
+# actions through ``apply`` below (``start`` makes them the hand's ``_lg``
+# and ``_do``): dealing, pre-bidding declarations decided from the cards,
+# the dealer's pick-up and discard, partner's best, Five-Handed throw-ins
+# and, above all, playing cards with must-follow checks; everything else
+# goes back to table mode through the hand, ``h._table_legal()`` and
+# ``h._table_apply(a)``. ``euchre.hand`` loads this module for its first
+# card-mode hand; this module does not import it back (the phases come from
+# ``euchre.phases``). The device at a table never loads it.
 #
 # Card play is every simulation's hot path, so it is written for speed: the
 # next seat's legal plays are worked out as soon as a card is played (so
@@ -14,11 +17,10 @@
 
 from euchre.actions import (action, kind_of, arg_of, PLAY, PASS, TURN, DEFEND,
                             DISCARD, GIVE, THROWIN, FARMERS, TWOS, ACENOFACE,
-                            NINETENS, NOBODY, TURN_CARD)
-from euchre.cards import NO_SUIT, HIGH_JOKER, NUM_CARDS, RJ, card_name, error_text
-from euchre import hand as H
-from euchre.hand import (P_DEAL, P_DECLARE, P_MAKER, P_TURN, P_BID1, P_BID2, P_DEFEND,
-                         P_DISCARD, P_GIVE, P_GIVEBACK, P_THROWIN, P_PLAY)
+                            NINETENS, NOBODY, TURN_CARD, IllegalAction)
+from euchre.cards import NO_SUIT, HIGH_JOKER, NUM_CARDS, RJ, card_name
+from euchre.phases import (P_DEAL, P_DECLARE, P_MAKER, P_TURN, P_BID1, P_BID2, P_DEFEND,
+                           P_DISCARD, P_GIVE, P_GIVEBACK, P_THROWIN, P_PLAY)
 
 
 # Rank indices (see euchre.cards) the declarations and throw-ins look at.
@@ -37,7 +39,7 @@ def rank_of(card):
 def deal(h, cards):
     # See ``Hand.deal``.
     if h.phase != P_DEAL:
-        raise H.IllegalAction("no deal now: the cards are dealt")
+        raise IllegalAction("no deal now: the cards are dealt")
     try:
         cards = list(cards)
         dealt = bytes(cards)
@@ -45,7 +47,7 @@ def deal(h, cards):
         dealt = b""  # (not card ids: refused below)
     t = _tables(h.rules)
     if list(dealt) != cards or sorted(dealt) != t[2]:
-        raise H.IllegalAction("a deal must hold each card of the %d-card deck once" % len(t[2]))
+        raise IllegalAction("a deal must hold each card of the %d-card deck once" % len(t[2]))
     order = list(dealt)
     h.hands = hands = []
     for i, j in t[3]:
@@ -102,7 +104,7 @@ def legal(h):
         # "turn another if it is one").
         perm = h.rules.permanent
         return [action(TURN, c, TURN_CARD) for c in h.hands[h.dealer] if c not in perm]
-    return H._legal(h)
+    return h._table_legal()
 
 
 def _tables(r):
@@ -145,7 +147,7 @@ def _bids(h):
     cache = _tables(r)[1]
     t = cache[key]
     if t is None:
-        t = cache[key] = tuple(H._legal(h))
+        t = cache[key] = tuple(h._table_legal())
     return list(t)
 
 
@@ -162,40 +164,23 @@ def _plays(h, hand):
 
 def start(h):
     # A new card-mode hand (``Hand(rules, dealer, cards=True)``): waiting
-    # for the deal. On CPython the hand becomes a CardHand, whose methods
-    # play cards inline; MicroPython cannot change an object's class, so
-    # there the Hand's own methods come here through ``_lg``/``_do``.
+    # for the deal, its legal actions and actions from this module.
     h.phase = P_DEAL
     h.played = []  # every card played, in order (``played_by`` says by whom)
     h.first_lead = -1
     h._lg = legal
-    h._do = _apply_hook
-    if CardHand is not None:
-        h.__class__ = CardHand
+    h._do = apply
 
 
-def _apply_hook(h, a):
-    # ``Hand._do`` of a card-mode hand (``apply_id``, and MicroPython's
-    # ``apply_legal``, see start): Hand has counted the event; run the
-    # code of ``CardHand.apply_legal`` on the action.
-    h._legal = (a,)
-    h.events -= 1
-    _apply_legal(h, 0)
-
-
-def _apply_legal(h, i):
-    # ``Hand.apply_legal`` of a card-mode hand: the hot path of every
-    # simulation, so playing a card is written out here rather than called.
-    legal = h._legal or h.legal_ids()
-    if type(i) is not int or not 0 <= i < len(legal):
-        raise H.IllegalAction(error_text("index", i, len(legal)))
-    a = legal[i]
-    h.events += 1
+def apply(h, a):
+    # Apply a legal action id (``Hand._do`` of a card-mode hand: ``apply_id``
+    # and ``apply_legal`` have checked it, counted the event and cleared the
+    # legal ids). Playing a card is every simulation's hot path, so it is
+    # written out here rather than called.
     kind = kind_of(a)
     if kind:
-        h._legal = None
         _APPLY[kind](h, a)
-        return a
+        return
     # Play a card (action kind PLAY, 0).
     card = arg_of(a)
     seat = h.turn
@@ -228,9 +213,8 @@ def _apply_legal(h, i):
             for c in h.hands[seat]:
                 out.append(_PLAY[c])
         else:
-            h._legal = None
             h._end_play()
-        return a
+        return
     # The next seat's legal plays, right away: follow the effective suit
     # led if able (the left bower and permanent trumps belong to trump).
     h.turn = seat
@@ -245,18 +229,6 @@ def _apply_legal(h, i):
         for c in hand:
             out.append(_PLAY[c])
     h._legal = out
-    return a
-
-
-if not H._HOST:
-    CardHand = None
-else:
-    class CardHand(H.Hand):
-        # A card-mode Hand on CPython (see start): no new fields; it plays
-        # cards without the hook's extra call (``apply_id`` and
-        # ``legal_ids`` are Hand's, through the hooks).
-        __slots__ = ()
-        apply_legal = _apply_legal
 
 
 def played_by(h):
@@ -450,8 +422,14 @@ def _do_give(h, a):
         h._next_step()
 
 
-# Action kinds card mode applies itself; the rest are table mode's.
-_APPLY = [H._apply] * 24
+def _table(h, a):
+    # Bidding and the other kinds that need no cards: table mode's.
+    h._table_apply(a)
+
+
+# How each action kind is applied (PLAY, 0, is ``apply``'s own): card mode's
+# kinds here, the rest table mode's.
+_APPLY = [_table] * 25
 _APPLY[PASS] = _do_pass
 _APPLY[DISCARD] = _do_discard
 _APPLY[GIVE] = _do_give

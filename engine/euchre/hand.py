@@ -18,8 +18,19 @@
 #
 # This module is what the device loads, so it holds table mode only, as two
 # functions: ``_legal`` (legal action ids by phase) and ``_apply`` (an action
-# id by kind). A card-mode hand swaps in ``euchre.cardmode``'s pair, which
-# handles the phases and kinds that need cards and hands the rest back here.
+# id by kind), a hand's ``_lg`` and ``_do``. The optional parts a hand needs
+# are loaded here when needed, and they take the constants they share with
+# this module from ``euchre.phases``, never importing it (the imports go one
+# way):
+#
+# * card mode (``euchre.cardmode``): loaded by the first card-mode hand and
+#   kept (a program that plays cards plays many hands; the device never
+#   loads it). It sets the hand's ``_lg``/``_do`` to its own pair, which
+#   handle the phases and kinds that need cards and hand the rest back to
+#   table mode explicitly, as ``h._table_legal()``/``h._table_apply(a)``.
+# * the explanations of a refused action (``euchre.why``): loaded to word
+#   the error and, on the device, dropped again right away (see ``_why``).
+#
 # ``score_hand`` scores a finished hand (at the end of this module).
 #
 # Device heap: on MicroPython each list comprehension is a function object
@@ -29,16 +40,13 @@
 import sys
 
 from euchre import actions as A
+from euchre.actions import IllegalAction
 from euchre.cards import NO_SUIT, error_text
+# (every phase, re-exported: euchre.hand.P_DECLARE etc.)
+from euchre.phases import (CHANCE, TABLE, TERMINAL, P_DEAL, P_UP, P_DECLARE, P_NAME, P_TURN,  # noqa: F401
+                           P_BID1, P_BID2, P_DEFEND, P_MAKER, P_DISCARD, P_GIVE, P_GIVEBACK,
+                           P_THROWIN, P_PLAY, P_REVEAL, P_DONE, P_NOTRICK)
 from euchre.rules import Rules
-
-CHANCE = -1
-TABLE = -2
-TERMINAL = -3
-
-# Phases.
-P_DEAL, P_UP, P_DECLARE, P_NAME, P_TURN, P_BID1, P_BID2, P_DEFEND, P_MAKER, \
-    P_DISCARD, P_GIVE, P_GIVEBACK, P_THROWIN, P_PLAY, P_REVEAL, P_DONE, P_NOTRICK = range(17)
 
 # False under MicroPython: what only the host needs is left out there.
 _HOST = sys.implementation.name != "micropython"
@@ -48,12 +56,7 @@ SCORED = 0
 THROWN_IN = 1    # nothing scores, the deal passes left
 REDEAL = 2       # nothing scores, the same dealer deals again
 
-_cardmode = None
-
-
-class IllegalAction(ValueError):
-    # An input the rules do not allow now; the message names the rule.
-    pass
+_cardmode = None  # euchre.cardmode, once a card-mode hand was made
 
 
 def apply_text(state, text):
@@ -69,6 +72,23 @@ def apply_text(state, text):
         state.deal(cards)
     else:
         state.apply_id(a)
+
+
+def _why(h, a):
+    # The message for action ``a`` that hand ``h`` refuses, worded by
+    # euchre.why. This module loads it, so this module drops it: on the
+    # device (MicroPython) right after use, since its texts take heap and the
+    # UI, which offers only legal actions, seldom needs them; a host keeps it
+    # (tests and tools refuse many actions).
+    from euchre.why import why
+    msg = why(h, a)
+    if not _HOST:
+        sys.modules.pop("euchre.why", None)
+        pkg = sys.modules.get("euchre")
+        if pkg is not None:
+            # (the package's attribute: hasattr would import it again)
+            pkg.__dict__.pop("why", None)
+    return msg
 
 
 class Hand:
@@ -181,10 +201,9 @@ class Hand:
 
     def apply_id(self, a):
         # Apply an action id; like ``apply_action``. (Anything but an int,
-        # and any int that is no legal id, is refused by euchre.why.)
+        # and any int that is no legal id, is refused, worded by euchre.why.)
         if type(a) is not int or a not in self.legal_ids():
-            from euchre.why import why
-            raise IllegalAction(why(self, a))
+            raise IllegalAction(_why(self, a))
         self._legal = None
         self.events += 1
         do = self._do
@@ -357,6 +376,15 @@ class Hand:
             return seat & 1
         return 1 if seat == self.maker or seat == self.partner else 0
 
+    # Card mode's explicit way back to table mode (see the module comment):
+    # a card-mode hand's ``_lg``/``_do`` call these for what needs no cards.
+
+    def _table_legal(self):
+        return _legal(self)
+
+    def _table_apply(self, a):
+        _apply(self, a)
+
     def maker_tricks(self):
         # Tricks taken by the makers' side.
         m, t = self.maker, self.tricks
@@ -523,6 +551,7 @@ def _reveals(h, out):
 
 def _apply(h, a):
     # Apply a legal action id (card mode's own kinds are in euchre.cardmode).
+    # Hand.apply_id and apply_legal have counted the event.
     k, x, flag = A.kind_of(a), A.arg_of(a), A.flag_of(a)
     if k == A.WON:
         h.tricks[x] += 1

@@ -1,114 +1,24 @@
-# Game logs as JSON lines, each line carrying a CRC32 of its payload.
+# Game logs as JSON lines, each line carrying a CRC32 of its payload: the
+# public face of two modules.
 #
 # Every line is a two-element JSON array ``[PAYLOAD,"crc32"]``: ``crc32`` is
 # eight lower-case hex digits of the CRC-32 (zlib/binascii) of the exact
 # PAYLOAD text as it stands in the line. Line 1's payload is the header
 # object (``Game.header()``); each further payload is one event in text
-# notation, or ``"undo"`` (take back the previous event: an append-only file
-# can undo without rewriting). See engine/README.md for the full format.
+# notation, or ``"undo"``. See engine/README.md for the full format.
 #
-# A torn or corrupt *last* line (power cut mid-write) is dropped and reported;
-# a corrupt earlier line is a ``LogError`` naming the line.
+# * One line at a time (``encode_line``, ``decode_line``, ``header_payload``,
+#   ``crc32``, ``LogError``, ``FORMAT``, ``UNDO``): ``euchre.logline``, what
+#   the device imports (directly, so it does not load this module).
+# * Whole logs (``dumps``, ``loads``, ``read_lines``, ``replay_lines``):
+#   ``euchre.logfile``, which this module loads the first time one of them
+#   is used as ``euchre.log.<name>``.
 #
-# The device writes lines one at a time and reads them back one at a time,
-# so this module holds only that; whole logs (``dumps``, ``loads``,
-# ``read_lines``, ``replay_lines``) are in ``euchre.logfile``, loaded the
-# first time one of them is used as ``euchre.log.<name>``.
+# Both import ``euchre.logline`` and neither imports this module.
 
-import json
-
-from euchre.cards import error_text
-
-try:
-    from binascii import crc32 as _crc32
-except ImportError:  # pragma: no cover - ports built without binascii.crc32
-    _crc32 = None
-
-FORMAT = 1
-UNDO = "undo"
-
-
-class LogError(ValueError):
-    # A log that cannot be read; the message names the line.
-    pass
-
-
-def crc32(data):
-    # CRC-32 of bytes (binascii's; on a port without it, euchre.logfile's).
-    if _crc32 is not None:
-        return _crc32(data) & 0xFFFFFFFF
-    from euchre.logfile import bitwise_crc32
-    return bitwise_crc32(data)
-
-
-def canonical_json(obj):
-    # JSON text with dict keys sorted and non-ASCII characters of the basic
-    # plane escaped, the same on CPython and MicroPython (whose dicts do not
-    # keep insertion order and whose json module writes UTF-8 as is).
-    if isinstance(obj, str):
-        return _json_str(obj)
-    if isinstance(obj, dict):
-        out = []
-        for k in sorted(obj):
-            out.append(_json_str(k) + ": " + canonical_json(obj[k]))
-        return "{" + ", ".join(out) + "}"
-    if isinstance(obj, (list, tuple)):
-        return "[" + ", ".join(map(canonical_json, obj)) + "]"
-    return json.dumps(obj)
-
-
-def _json_str(text):
-    out = []
-    for c in text:
-        o = ord(c)
-        if c == '"' or c == "\\":
-            out.append("\\" + c)
-        elif 32 <= o < 127:
-            out.append(c)
-        elif c in "\b\t\n\f\r":
-            out.append("\\" + "btnfr"["\b\t\n\f\r".index(c)])
-        elif o > 0xFFFF:
-            # Raw UTF-8: MicroPython's json does not join surrogate pairs.
-            out.append(c)
-        else:
-            out.append("\\u%04x" % o)
-    return '"' + "".join(out) + '"'
-
-
-def encode_line(payload):
-    # One log line (with the trailing newline) for a JSON-able payload.
-    text = canonical_json(payload)
-    return '[%s,"%08x"]\n' % (text, crc32(text.encode()))
-
-
-def decode_line(line, lineno=0):
-    # Payload of one line (with or without its newline).
-    #
-    # :raises LogError: torn line, bad CRC or bad JSON; names ``lineno``.
-    if line.endswith("\n"):
-        line = line[:-1]
-    if line.endswith("\r"):
-        line = line[:-1]
-    if len(line) < 14 or line[0] != "[" or line[-12:-10] != ',"' or line[-2:] != '"]':
-        raise LogError(error_text("torn", lineno))
-    text = line[1:-12]
-    try:
-        crc = int(line[-10:-2], 16)
-    except ValueError:
-        raise LogError(error_text("crc", lineno))
-    if crc32(text.encode()) != crc:
-        raise LogError(error_text("corrupt", lineno))
-    try:
-        return json.loads(text)
-    except ValueError:
-        raise LogError(error_text("json", lineno))
-
-
-def header_payload(game):
-    # The header object written as line 1.
-    h = {"format": FORMAT}
-    h.update(game.header())
-    return h
+# (re-exported: the line codec's public names)
+from euchre.logline import (FORMAT, UNDO, LogError, crc32, canonical_json, encode_line,  # noqa: F401
+                            decode_line, header_payload)
 
 
 def __getattr__(name):

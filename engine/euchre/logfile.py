@@ -1,10 +1,10 @@
 # Whole game logs: text in and out, and replay into a Game.
 #
-# The line format is ``euchre.log``'s (see there and engine/README.md); these
-# functions are also reachable as ``euchre.log.dumps`` etc. The device never
-# needs them, so they live apart and load on first use.
+# The line format is ``euchre.logline``'s (see there and engine/README.md);
+# these functions are also reachable as ``euchre.log.dumps`` etc., which
+# loads this module on first use. The device never needs them.
 
-from euchre.log import FORMAT, UNDO, LogError, decode_line, encode_line, header_payload
+from euchre.logline import FORMAT, UNDO, LogError, decode_line, encode_line, header_payload
 from euchre.game import game_from_header
 
 
@@ -96,13 +96,3 @@ def split_lines(text):
         yield text[start:end + 1]
         start = end + 1
 
-
-def bitwise_crc32(data):
-    # CRC-32 of bytes, bit by bit: ``euchre.log.crc32`` on a port built
-    # without ``binascii.crc32`` (every port Bower runs on has it).
-    c = 0xFFFFFFFF
-    for b in data:
-        c ^= b
-        for _ in range(8):
-            c = (c >> 1) ^ (0xEDB88320 & -(c & 1))
-    return c ^ 0xFFFFFFFF

@@ -1,14 +1,18 @@
 # Why an action is illegal: the messages that name each rule.
 #
 # Kept out of ``euchre.hand`` so the device, whose UI only ever offers legal
-# actions, never loads these strings.
+# actions, seldom loads these strings: the hand loads this module to word a
+# refusal (and on the device drops it again). It reads the hand through its
+# methods and fields and takes the phases from ``euchre.phases``, so it does
+# not import the hand back.
 
 from euchre import actions as A
 from euchre.cards import NO_SUIT, SUIT_NAMES, card_name
-from euchre.hand import (CHANCE, TABLE, TERMINAL, P_DONE, P_PLAY, P_BID1,
-                         P_BID2, P_MAKER, P_DISCARD, P_GIVE, P_GIVEBACK,
-                         P_DECLARE, P_DEFEND)
+from euchre.phases import (CHANCE, TABLE, TERMINAL, P_DONE, P_PLAY, P_BID1,
+                           P_BID2, P_MAKER, P_DISCARD, P_GIVE, P_GIVEBACK,
+                           P_DECLARE, P_DEFEND)
 
+# The name of each phase (euchre.phases), in order.
 PHASE_NAMES = ("deal", "upcard", "declare", "name", "turn", "bid1", "bid2",
                "defend", "maker", "discard", "give", "giveback", "throwin",
                "play", "reveal", "done", "notrick")

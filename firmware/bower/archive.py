@@ -11,7 +11,7 @@
 # only once the file is written, so they always say what the flash says.
 
 from binascii import crc32
-from euchre.log import encode_line, decode_line, header_payload, UNDO
+from euchre.logline import encode_line, decode_line, header_payload, UNDO
 
 DEFAULTS = {"brightness": 255, "dim_s": 60, "off_s": 600, "names": 0}   # the settings
 
@@ -82,7 +82,7 @@ def _boot(st, r):
         pass
     st._next = max(n, top + 1)  # ids are never reused
     if e == "corrupt" or e and not new:
-        st.warnings.append("settings reset: file " + e)
+        st.warnings.append("settings reset: file " + e)  # pyright: ignore[reportOperatorIssue]  (e is a str here)
         try:
             _room(st, _save, st)
         except OSError:
@@ -250,7 +250,8 @@ def _open(st, gid):
     except ValueError:
         ck = None
     try:
-        game, info = _load(st, gid, ck) or _load(st, gid, None)
+        # (without a checkpoint, _load returns a pair or raises)
+        game, info = _load(st, gid, ck) or _load(st, gid, None)  # pyright: ignore[reportGeneralTypeIssues]
     except ValueError as e:
         st.warnings.append("%s %s: not resumed" % (gid, e))
         return None

@@ -24,7 +24,7 @@
 # ``trim`` (the app calls it when a hand is shown). Every identifier of a module imported from source
 # stays interned, so private names and locals here are short.
 
-from euchre.log import encode_line, decode_line
+from euchre.logline import encode_line, decode_line
 
 # The rest of the Store API: bower.archive's functions of these names, with
 # the store first (``store.resume()`` is ``archive.resume(store)``), the
@@ -114,7 +114,7 @@ class Store:
                 s["state"] = state
                 s.pop("open", 0)
                 if up:
-                    s["open"] = 1
+                    s["open"] = 1  # pyright: ignore[reportArgumentType]
             if crc:
                 s["synced"] = crc
             self._rec(self._g + gid + ".st", s)

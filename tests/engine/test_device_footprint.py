@@ -1,11 +1,16 @@
 """What a device game loads, and the error-message catalogue (CPython only).
 
-The device (table mode) must not pull in the modules kept out of its RAM:
-card mode, whole-log reading (``euchre.logfile``), the error messages
+The device (table mode) loads exactly the engine modules in ``DEVICE`` and
+never the ones kept out of its RAM: card mode, whole-log reading
+(``euchre.logfile``) and the ``euchre.log`` face over it (the device imports
+the line codec, ``euchre.logline``, itself), the error messages
 (``euchre.messages``), the illegal-action explanations (``euchre.why``), the
-bot, the notation labels and the variant aliases (``euchre.names``). A fresh interpreter plays a table-mode game the
-way the device does (events as text, each one logged as a line and read
-back, a resume from a checkpoint) and lists what got imported.
+bot, the notation labels and the variant aliases (``euchre.names``). A fresh
+interpreter plays a table-mode game the way the device does (events as
+text, each one logged as a line and read back, a resume from a checkpoint)
+and lists what got imported; the firmware's own imports of the engine,
+module-level or inside functions, name only device modules. A new module the
+device needs goes into ``DEVICE`` here, with its heap cost in the commit.
 
 Messages (``error_text(key, ...)``) are looked up by key only when raised, so a key typo would hide
 until then: every key used in the engine must be in the catalogue.
@@ -22,9 +27,10 @@ ENGINE = ROOT / "engine" / "euchre"
 DEVICE_GAME = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
-import euchre, euchre.log
-from euchre import Game, Rules, IllegalAction
-from euchre.log import encode_line, decode_line, header_payload
+import euchre, euchre.logline
+from euchre import Game, Rules
+from euchre.hand import IllegalAction
+from euchre.logline import encode_line, decode_line, header_payload
 from euchre.game import game_from_header
 
 g = Game(Rules("five", winning_score=6), ["A", "B", "C", "D", "E"], dealer=0)
@@ -43,16 +49,45 @@ r.restore(ck)
 print(" ".join(sorted(m for m in sys.modules if m.startswith("euchre"))))
 """
 
-KEPT_OUT = ("euchre.cardmode", "euchre.logfile", "euchre.messages", "euchre.why",
+DEVICE = {"euchre", "euchre.actions", "euchre.cards", "euchre.game", "euchre.hand",
+          "euchre.logline", "euchre.phases", "euchre.rules"}
+KEPT_OUT = ("euchre.cardmode", "euchre.log", "euchre.logfile", "euchre.messages", "euchre.why",
             "euchre.bot", "euchre.notation", "euchre.names")
 
 
 def test_a_device_game_loads_only_the_device_modules():
     out = subprocess.run([sys.executable, "-c", DEVICE_GAME, str(ROOT / "engine")],
                          capture_output=True, text=True, check=True).stdout.split()
-    assert "euchre.game" in out and "euchre.log" in out, out
     for m in KEPT_OUT:
         assert m not in out, (m, out)
+    assert set(out) == DEVICE, sorted(set(out) ^ DEVICE)
+
+
+def _engine_imports(path):
+    # (module, line) of each euchre import in ``path``, at any level.
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            out += [(a.name, node.lineno) for a in node.names if a.name.split(".")[0] == "euchre"]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "euchre":
+            if node.module == "euchre":
+                # (from euchre import hand: a submodule; from euchre import Game: the package)
+                for a in node.names:
+                    sub = "euchre." + a.name
+                    out.append((sub if (ENGINE / (a.name + ".py")).exists() else "euchre", node.lineno))
+            else:
+                out.append((node.module, node.lineno))
+    return out
+
+
+def test_the_firmware_imports_only_device_modules():
+    found = {}
+    for path in sorted((ROOT / "firmware").rglob("*.py")):
+        for module, line in _engine_imports(path):
+            found.setdefault(module, []).append("%s:%d" % (path.relative_to(ROOT), line))
+    assert "euchre.hand" in found and "euchre.logline" in found, found
+    extra = {m: where for m, where in found.items() if m not in DEVICE}
+    assert not extra, extra
 
 
 def _keys_used():

@@ -13,6 +13,9 @@
 * ``euchre.log``'s whole-log functions, which live in ``euchre.logfile``,
   are reachable as ``euchre.log.<name>`` and by ``from euchre.log import``.
 * Error messages, which live in ``euchre.messages``, still read in full.
+* The explanations of a refused action (``euchre.why``) are loaded by the
+  hand to word the refusal and, under MicroPython (the device), dropped
+  again at once; a host keeps them.
 """
 
 from euchre import Hand, Rules, IllegalAction, log
@@ -165,7 +168,7 @@ def test_whole_log_functions_are_reachable_from_euchre_log():
         logfile.dumps, logfile.loads, logfile.read_lines, logfile.replay_lines)
     assert log.loads is logfile.loads
     try:
-        log.no_such_function
+        _ = log.no_such_function
     except AttributeError:
         pass
     else:
@@ -193,3 +196,22 @@ def test_error_messages_read_in_full():
         "line 7: CRC mismatch (corrupted)"
     assert message_of(lambda: Hand(Rules("classic")).apply_action("up X")) == \
         "malformed action 'up X'"
+
+
+def test_the_hand_drops_the_explanations_on_the_device():
+    import sys
+    import euchre
+    host = sys.implementation.name != "micropython"
+    for _ in range(2):
+        # (twice: dropped, it loads again for the next refusal)
+        h = Hand(Rules("classic"))
+        try:
+            h.apply_id(A.PASS)  # the upcard comes first
+        except IllegalAction as e:
+            msg = str(e)
+        else:
+            assert False, "accepted pass before the upcard"
+        assert msg.startswith("pass is not legal now (upcard, waiting for seat 0); legal: up C"), msg
+        assert ("euchre.why" in sys.modules) == host
+        assert ("why" in euchre.__dict__) == host
+        assert h.legal_ids() == H._legal(h)

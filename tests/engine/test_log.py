@@ -146,15 +146,17 @@ def test_encode_decode_line():
 
 
 def test_bitwise_crc_matches_binascii():
-    # The fallback CRC for ports without binascii.crc32.
+    # The fallback CRC for ports without binascii.crc32 (euchre.logline's).
+    from euchre import logline
+    assert log.crc32 is logline.crc32
     for data in (b"", b"a", b"hello", b'"call D alone"'):
         want = binascii.crc32(data) & 0xFFFFFFFF
-        saved = log._crc32
-        log._crc32 = None
+        saved = logline._crc32
+        logline._crc32 = None
         try:
             got = log.crc32(data)
         finally:
-            log._crc32 = saved
+            logline._crc32 = saved
         assert got == want, data
 
 
@@ -282,11 +284,11 @@ def test_corrupted_earlier_line_raises_naming_it():
         bad = list(lines)
         line = bad[n - 1]
         bad[n - 1] = line[:3] + chr(ord(line[3]) ^ 2) + line[4:]
-        msg = raises(lambda: log.loads("".join(bad)))
+        msg = raises(lambda bad=bad: log.loads("".join(bad)))
         assert "line %d" % n in msg, (n, msg)
         # Torn in the middle (a line cut short, the rest still there).
         bad[n - 1] = line[:6] + "\n"
-        msg = raises(lambda: log.loads("".join(bad)))
+        msg = raises(lambda bad=bad: log.loads("".join(bad)))
         assert "line %d" % n in msg, (n, msg)
 
 
@@ -417,4 +419,4 @@ def test_loads_leaves_apply_errors_as_log_errors():
     except log.LogError:
         pass
     except IllegalAction:
-        raise AssertionError("IllegalAction escaped log.loads")
+        raise AssertionError("IllegalAction escaped log.loads") from None
