@@ -437,7 +437,8 @@ def main(argv=None) -> int:
                     pairs += list(zip(mine, rows))
                 k, c = fit(pairs, phase_old, wall)
                 unit = "ns of Pico per unix-port us" if wall else "ns of Pico per x86-64 instruction"
-                print("Calibration against ../shared/pico-timing.md (commit %s, %d presses):" % (CAL_COMMIT, len(pairs)))
+                print("Calibration against ../shared/pico-timing.md (commit %s, %d presses):"
+                      % (CAL_COMMIT, len(pairs)))
                 per = "" if wall else " (%.2f ms per million)" % k
                 print("  fit: work = %.2f %s%s, constant %.1f ms" % (k, unit, per, c))
                 errs = {"first byte": [], "first frame": [], "last frame": []}

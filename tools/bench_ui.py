@@ -181,7 +181,8 @@ def main(argv=None):
             "PASS" if max(counts) <= max_t else "MISS"))
         print("RESULT presses_%s_mean %.2f" % (v, mean))
     for v in ("classic", "five", "callpartner", "ultimate"):
-        print("  mean over %d seeded games, %-12s %.1f presses/hand" % (args.games, v, presses_over_games(v, args.games)))
+        print("  mean over %d seeded games, %-12s %.1f presses/hand"
+              % (args.games, v, presses_over_games(v, args.games)))
     print()
     print("== I2C bytes per key press (scripted Five-Handed game, real driver, SSD1306 model) ==")
     full, sizes = i2c_per_press()

@@ -98,12 +98,13 @@ def crash(hw, disp, root, clock, uptime, e, stop, version, led):
     import io
     s = io.StringIO()
     if hasattr(sys, "print_exception"):
-        sys.print_exception(e, s)
+        sys.print_exception(e, s)  # pyright: ignore[reportArgumentType]
     else:
         import traceback
         traceback.print_exception(type(e), e, e.__traceback__, file=s)
-    # "Type: message | File ..., line N, in f | ..." on one line.
-    lines = [ln.strip() for ln in s.getvalue().split("\n") if ln.strip()[:9] not in ("", "Traceback")]
+    # "Type: message | File ..., line N, in f | ..." on one line. (The
+    # stubs' io.StringIO has no getvalue() and is no IOBase_mp: ignored.)
+    lines = [ln.strip() for ln in s.getvalue().split("\n") if ln.strip()[:9] not in ("", "Traceback")]  # pyright: ignore[reportAttributeAccessIssue]
     text = " | ".join(lines[-1:] + lines[:-1])[:400]
     print("Bower error:", text)
     log(root, "%d ms v%s %s" % (uptime, version, text))

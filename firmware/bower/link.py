@@ -78,7 +78,7 @@ class Link:
         # complete requests (at most _POLL_REQ lines or _POLL_MAX bytes per
         # call; the rest waits in the USB buffer for the next call).
         try:
-            p = self._p
+            p = self._p  # pyright: ignore[reportAssignmentType]  (None until the first poll)
             if p is None:
                 src = sys.stdin if self._in is None else self._in
                 # Bytes, not text; unbuffered (CPython's buffered reader
@@ -93,7 +93,7 @@ class Link:
                 except ImportError:
                     # CircuitPython: no select; the USB serial says how
                     # many bytes wait, and its stdin reads text.
-                    from supervisor import runtime
+                    from supervisor import runtime  # pyright: ignore[reportMissingImports]  (CircuitPython)
 
                     def p(t):
                         return runtime.serial_bytes_available

@@ -30,7 +30,7 @@ def game_screen(app):
     build = _PHASES.get(h.phase)
     title, info, items, cursor = build(app, g, h)
     m = Menu(title, items, _pick, cursor, info, _maker_label if build is _maker else None)
-    m.game_screen = True
+    m.game_screen = True  # pyright: ignore[reportAttributeAccessIssue]  (set on a hand's menus only)
     m.handle = _game_keys(m)
     return m
 

@@ -113,8 +113,8 @@ def _rules(variant, opts=None):
     # some 15 ms on a Pico (Ultimate), and every setup screen asks.
     key = (variant, tuple(sorted(opts.items())) if opts else None)
     if _CACHE[0] != key:
-        _CACHE[1] = Rules(variant, opts) if opts else Rules(variant)
-        _CACHE[0] = key
+        _CACHE[1] = Rules(variant, opts) if opts else Rules(variant)  # pyright: ignore[reportArgumentType, reportCallIssue]
+        _CACHE[0] = key  # pyright: ignore[reportArgumentType, reportCallIssue]
     return _CACHE[1]
 
 
@@ -133,7 +133,7 @@ def options_menu(app):
     label = VARIANT_LABELS[st["variant"]]
     m = Menu(gfx.fit(label + " rules", label), items, _option_pick)
     # What the row under the cursor means, under a line at the bottom.
-    m.foot = lambda: gfx.wrap(_help(m.value(m.cursor)))
+    m.foot = lambda: gfx.wrap(_help(m.value(m.cursor)))  # pyright: ignore[reportAttributeAccessIssue]
     return m
 
 
@@ -197,10 +197,9 @@ def players_menu(app):
         st["players"] = [roster[i] if i < len(roster) else "ABCDE"[i] for i in range(n)]
     items = [("Next: dealer", "next")]
     for i in range(n):
-        items.append(("ABCDE"[i] + ": " + st["players"][i], i))
+        items.append(("ABCDE"[i] + ": " + st["players"][i], i))  # pyright: ignore[reportArgumentType]
     info = ()
     if r.teams:
-        p = st["players"]
         info = ("Teams: A+C, B+D",)
     return Menu("Players", items, _player_pick, info=info)
 
@@ -436,8 +435,8 @@ def storage(app, why, retry=None):
         items.append(("Delete unsynced", "delete"))
     items.append(("Back", "back"))
     m = Menu("Storage" if why is None else "Storage full", items, _storage_pick, info=info)
-    m.why = why
-    m.retry = retry
+    m.why = why  # pyright: ignore[reportAttributeAccessIssue]  (the storage menu's own fields)
+    m.retry = retry  # pyright: ignore[reportAttributeAccessIssue]
     return m
 
 

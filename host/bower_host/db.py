@@ -41,7 +41,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NoReturn
 
 from euchre import IllegalAction
 from euchre import log as elog
@@ -277,7 +277,7 @@ def check_header(h: dict) -> None:
 
     :raises euchre.log.LogError: ``line 1: header field 'dealer' ...``.
     """
-    def bad(name, why):
+    def bad(name, why) -> NoReturn:
         raise elog.LogError(f"line 1: header field {name!r} {why}")
 
     def show(v):
@@ -322,7 +322,7 @@ def replay_decoded(d: Decoded) -> Replay:
     try:
         game = game_from_header(d.header)
     except (ValueError, TypeError, KeyError, AttributeError) as e:
-        raise elog.LogError(f"line 1: {e}")
+        raise elog.LogError(f"line 1: {e}") from e
     out = Replay(d.header, d.records, d.events, game, dropped=d.dropped)
     current: list = []
     for ev, lineno in zip(d.events, d.linenos):
@@ -332,7 +332,7 @@ def replay_decoded(d: Decoded) -> Replay:
             game.apply(ev)
         except (IllegalAction, ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
             # A line with a good CRC the rules refuse (or cannot even parse).
-            raise elog.LogError(f"line {lineno} ({ev[:40]}): {e}")
+            raise elog.LogError(f"line {lineno} ({ev[:40]}): {e}") from e
         current.append((phase, ev))
         if game.hand_no != number:
             out.hands.append(HandRecord(number, game.last_hand, current, list(game.scores)))
@@ -434,7 +434,7 @@ class Library:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(str(self.path), isolation_level=None)
         except (OSError, ValueError, sqlite3.Error) as e:   # ValueError: a NUL in the path
-            raise LibraryError(f"cannot open the game library {self.path}: {e}{_write_hint(self.path, e)}")
+            raise LibraryError(f"cannot open the game library {self.path}: {e}{_write_hint(self.path, e)}") from e
         self.conn.row_factory = sqlite3.Row
         try:
             self.conn.execute("PRAGMA foreign_keys = ON")
@@ -444,8 +444,8 @@ class Library:
             self.conn.close()
             hint = _write_hint(self.path, e)
             if hint and not _damage(e):
-                raise LibraryError(f"cannot use the game library {self.path}: {e}{hint}")
-            raise self.damaged(str(e))     # a schema migrations cannot read (a table too many, ...)
+                raise LibraryError(f"cannot use the game library {self.path}: {e}{hint}") from e
+            raise self.damaged(str(e)) from e    # a schema migrations cannot read (a table too many, ...)
         except LibraryError:
             self.conn.close()
             raise
@@ -546,7 +546,7 @@ class Library:
         try:
             stored = decode(old["log"])
         except elog.LogError as e:
-            raise LibraryDamaged(f"the stored log of {device}/{key} is unreadable ({e})")
+            raise LibraryDamaged(f"the stored log of {device}/{key} is unreadable ({e})") from e
         o_header, o_records = stored.header, stored.records
         if o_header != header:
             diff = sorted(k for k in set(o_header) | set(header) if o_header.get(k) != header.get(k))
@@ -631,7 +631,7 @@ class Library:
         with _transaction(c):
             if gid is None:
                 cur = c.execute(f"INSERT INTO games ({_GAME_COLS}) VALUES ({', '.join('?' * len(vals))})", vals)
-                gid = cur.lastrowid
+                gid = int(cur.lastrowid or 0)   # set by every INSERT
             else:
                 sets = ", ".join(f"{col} = ?" for col in _GAME_COLS.split(", "))
                 c.execute(f"UPDATE games SET {sets} WHERE id = ?", vals + [gid])
@@ -807,7 +807,7 @@ def _damage(e: sqlite3.Error) -> bool:
     return any(w in text for w in ("malformed", "not a database", "no such table", "no such column", "corrupt"))
 
 
-def _write_hint(path: Path, e: sqlite3.Error) -> str:
+def _write_hint(path: Path, e: Exception) -> str:
     text = str(e).lower()
     if "readonly" in text or "read-only" in text or "unable to open" in text:
         return f" (can this user write to {path.parent}?)"

@@ -12,15 +12,21 @@ again is the same game, stored once.
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
-from typing import Callable, TextIO
+from typing import TYPE_CHECKING, Callable, TextIO
 
 from euchre import Game, Rules, log
 from euchre.bot import choose
 from euchre.cardmode import shuffled_deck
 from euchre.cards import SUIT_NAMES, card_name
 from euchre.hand import P_TURN
+
+if TYPE_CHECKING:
+    from euchre import Hand
+
+    from bower_host.db import Library
 
 DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Di", "Eve"]
 
@@ -55,7 +61,7 @@ def play_demo(variant: str = "classic", seed: int = 1, names: list[str] | None =
     return game
 
 
-def describe_hand(game: Game, hand) -> str:
+def describe_hand(game: Game, hand: Hand) -> str:
     """One line per finished hand: dealer, upcard, maker, trump, result."""
     names = game.players
     up = card_name(hand.upcard) if hand.upcard >= 0 else "?"
@@ -80,7 +86,7 @@ def demo_log(game: Game, key: str, started: int) -> bytes:
     return log.dumps(game, extra={"id": key, "device": DEMO_DEVICE, "started": started}).encode("utf-8")
 
 
-def store_demo(library, game: Game, key: str, started: int) -> str:
+def store_demo(library: Library, game: Game, key: str, started: int) -> str:
     """Store a demo game in ``library`` (once per key); returns a line for the user."""
     ref = f"{DEMO_DEVICE}/{key}"
     had = library.find(ref)
@@ -93,7 +99,7 @@ def store_demo(library, game: Game, key: str, started: int) -> str:
     return f"Stored in the library {library.path} as game {res.game_id} ({ref}): bower show {res.game_id}"
 
 
-def cmd_demo(args) -> int:
+def cmd_demo(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     library = None
     if not args.no_store:
@@ -123,7 +129,7 @@ def _count(text: str) -> int:
     return int(text)
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from euchre import variant_names
 
     p = sub.add_parser("demo", help="watch heuristic bots play a game with real cards, and store it in the library")

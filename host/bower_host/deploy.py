@@ -31,6 +31,7 @@ object with the same three methods (``scan``, ``apply``, ``soft_reset``).
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import shutil
@@ -593,7 +594,7 @@ def _echo(line: str) -> None:
         print("    " + line)
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "deploy",
         help="compile the firmware and copy it to the Pico (mpremote)",

@@ -32,6 +32,9 @@ import errno
 import os
 import sys
 import types
+from typing import Any, Iterable, Union
+
+Buffer = Union[bytes, bytearray, memoryview]
 
 _LIB_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "firmware", "lib")
 
@@ -42,7 +45,7 @@ SSD1306_ADDR = 0x3C
 
 
 def _micropython_module():
-    mod = types.ModuleType("micropython")
+    mod: Any = types.ModuleType("micropython")   # attributes set below
     mod.__doc__ = "CPython stand-in for MicroPython's micropython module (bower_host.devicesim)."
     mod.const = lambda x: x
     mod.kbd_intr_char = 3  # what kbd_intr() last set (3 = Ctrl-C interrupts, -1 = off)
@@ -55,7 +58,7 @@ def _micropython_module():
     return mod
 
 
-def install():
+def install() -> None:
     """Make ``framebuf``, ``micropython`` and ``firmware/lib`` (``ssd1306``) importable on CPython.
 
     Does nothing on MicroPython, and nothing twice.
@@ -111,13 +114,13 @@ class SSD1306Model:
     WIDTH = 128
     PAGES = 8
 
-    def __init__(self, addr=SSD1306_ADDR):
+    def __init__(self, addr: int = SSD1306_ADDR):
         self.addr = addr
         self.gddram = bytearray(self.WIDTH * self.PAGES)
         self.reset()
         self.clear_stats()
 
-    def reset(self):
+    def reset(self) -> None:
         """The registers after power-on / RESET (datasheet section 8.9); RAM is kept."""
         self.display_on = False
         self.contrast = 0x7F
@@ -142,7 +145,7 @@ class SSD1306Model:
         self.scrolling = False
         self._pending = None  # [opcode, params still to come, params so far]
 
-    def clear_stats(self):
+    def clear_stats(self) -> None:
         """Forget the recorded transactions, commands and counters."""
         self.transactions = []
         self.commands = []
@@ -151,13 +154,13 @@ class SSD1306Model:
         self.bad_control = 0
 
     @property
-    def bytes(self):
+    def bytes(self) -> int:
         """Bytes received since ``clear_stats()`` (control, command and data; no address bytes)."""
         return sum(self.transactions)
 
     # --- the I2C interface ---
 
-    def write(self, data):
+    def write(self, data: Buffer) -> None:
         """One I2C write transaction addressed to this chip (the bytes after the address)."""
         data = bytes(data)
         self.transactions.append(len(data))
@@ -177,7 +180,7 @@ class SSD1306Model:
                     self._byte(b, is_data)
                 return
 
-    def read(self, n):
+    def read(self, n: int) -> bytes:
         """An I2C read: the status register (bit 6 set while the display is off)."""
         return bytes([0x00 if self.display_on else 0x40]) * n
 
@@ -283,7 +286,7 @@ class SSD1306Model:
 
     # --- what the panel shows ---
 
-    def visible(self):
+    def visible(self) -> bytes:
         """What the panel shows, as 1024 MONO_VLSB bytes (the frame buffer's layout).
 
         Takes display on/off, entire-display-on, inversion, the display start
@@ -326,14 +329,14 @@ class FakeI2C:
     ``OSError(EIO)``, as the Pico's I2C does for a missing NACKed device.
     """
 
-    def __init__(self, *devices):
+    def __init__(self, *devices: Any):
         if not devices:
             devices = (SSD1306Model(),)
         self.devices = {d.addr: d for d in devices}
         self._locked = False
 
     @property
-    def device(self):
+    def device(self) -> Any:
         """The first attached device (the display, for ``FakeI2C()``)."""
         return next(iter(self.devices.values()))
 
@@ -343,64 +346,65 @@ class FakeI2C:
             raise OSError(errno.EIO, "EIO: nothing acknowledged address 0x%02X" % addr)
         return dev
 
-    def scan(self):
+    def scan(self) -> list[int]:
         """Addresses that acknowledge, sorted (machine.I2C.scan)."""
         return sorted(self.devices)
 
-    def writeto(self, addr, buf, stop=True, *, start=0, end=None):
+    def writeto(self, addr: int, buf: Buffer, stop: bool = True, *, start: int = 0, end: int | None = None) -> int:
         """One write transaction (machine.I2C; ``start``/``end`` as busio.I2C); returns the bytes acknowledged."""
         data = bytes(memoryview(buf)[start:end])
         self._dev(addr).write(data)
         return len(data)
 
-    def writevto(self, addr, vector, stop=True):
+    def writevto(self, addr: int, vector: Iterable[Buffer], stop: bool = True) -> int:
         """The buffers of ``vector`` back to back in one transaction (machine.I2C)."""
         data = b"".join(bytes(b) for b in vector)
         self._dev(addr).write(data)
         return len(data)
 
-    def readfrom_into(self, addr, buf, stop=True, *, start=0, end=None):
+    def readfrom_into(self, addr: int, buf: bytearray | memoryview, stop: bool = True, *, start: int = 0,
+                      end: int | None = None) -> None:
         """Read into ``buf`` (or ``buf[start:end]``)."""
         mv = memoryview(buf)[start:end]
         mv[:] = self._dev(addr).read(len(mv))
 
-    def readfrom(self, addr, nbytes, stop=True):
+    def readfrom(self, addr: int, nbytes: int, stop: bool = True) -> bytes:
         """Read ``nbytes`` bytes."""
         return self._dev(addr).read(nbytes)
 
     # busio.I2C locking (adafruit_bus_device takes the lock around each write).
-    def try_lock(self):
+    def try_lock(self) -> bool:
         if self._locked:
             return False
         self._locked = True
         return True
 
-    def unlock(self):
+    def unlock(self) -> None:
         self._locked = False
 
-    def deinit(self):
+    def deinit(self) -> None:
         pass
 
 
 # --- helpers for the simulator ------------------------------------------------
 
 
-def gddram(bus):
+def gddram(bus: FakeI2C) -> bytes:
     """The display RAM of the SSD1306 on ``bus`` (bytes, MONO_VLSB)."""
     return bytes(bus._dev(SSD1306_ADDR).gddram)
 
 
-def display_on(bus):
+def display_on(bus: FakeI2C) -> bool:
     """Whether the SSD1306 on ``bus`` is switched on (0xAF)."""
     return bus._dev(SSD1306_ADDR).display_on
 
 
-def visible(bus):
+def visible(bus: FakeI2C) -> bytes:
     """What the panel on ``bus`` shows (``SSD1306Model.visible``)."""
     return bus._dev(SSD1306_ADDR).visible()
 
 
-def simulated_display(width=128, height=64):
+def simulated_display(width: int = 128, height: int = 64) -> tuple[Any, Any, FakeI2C, SSD1306Model]:
     """A ready display stack: ``(display, driver, bus, model)``.
 
     The vendored micropython-lib driver on a ``FakeI2C`` with an

@@ -54,6 +54,7 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
 
 from euchre.cardmode import played_by
 from euchre.cards import HIGH_JOKER, LOW_JOKER, RANKS, SUITS, card_name, parse_card
@@ -61,6 +62,9 @@ from euchre.hand import P_BID1, P_BID2, REDEAL, SCORED
 from euchre.notation import option_label
 
 from bower_host.db import Replay, replay
+
+if TYPE_CHECKING:
+    from euchre import Rules
 
 FILE_TYPE = "Euchre Game Notation"
 VERSION = "1.6"
@@ -126,7 +130,7 @@ def bower_card(card: str) -> int:
     return parse_card(("9" if card[0] == "N" else card[0]) + card[1].upper())
 
 
-def ruleset(rules) -> dict:
+def ruleset(rules: Rules) -> dict:
     """The EGN ruleset of Bower's Classic rules: the rules alone decide it."""
     rs = {k: rules.options[k] for k in RULESET_OPTIONS}
     rs["std"] = bool(rules.std)
@@ -376,7 +380,7 @@ def _power(card: str, trump: str, led: str) -> int:
     return 0
 
 
-def deal_outcome(deal, ruleset: dict | None = None) -> DealOutcome:
+def deal_outcome(deal: dict, ruleset: dict | None = None) -> DealOutcome:
     """Derive maker, trump, who played each card and the points of a deal
     (a deal object, or a packed deal string).
 
@@ -401,7 +405,7 @@ def deal_outcome(deal, ruleset: dict | None = None) -> DealOutcome:
     bid = _phase(deal, "EUCHRE_BIDDING")
     calls = bid["calls"] if bid else []
     idx = next((i for i, c in enumerate(calls) if c != "Pass"), None)
-    if idx is None:
+    if idx is None or bid is None:
         return DealOutcome(None, None, frozenset())
     maker = (dealer + 1 + idx) % 4
     trump = up[1].lower() if idx < 4 else calls[idx].lower()
@@ -710,7 +714,7 @@ def unpack_deal(text: str, number: int = 0) -> dict:
     try:
         raw = base64.b64decode(s + "=" * (-len(s) % 4), validate=True)
     except (binascii.Error, ValueError) as e:
-        raise EgnError(f"a packed deal is not valid Base64URL: {e}")
+        raise EgnError(f"a packed deal is not valid Base64URL: {e}") from e
     bits = "".join(f"{x:08b}" for x in raw)
     head = bits[:4]
     if head in ("0001", "0010", "0011"):
@@ -723,4 +727,4 @@ def unpack_deal(text: str, number: int = 0) -> dict:
     try:
         return _unpack_v0(bits, number)
     except (IndexError, ValueError) as e:
-        raise EgnError(f"a packed deal does not decode: {e}")
+        raise EgnError(f"a packed deal does not decode: {e}") from e

@@ -25,6 +25,7 @@ it is stored; the other files still go in.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import re
@@ -73,17 +74,17 @@ def read_file(path: Path, device: str | None = None) -> list[Item]:
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise ImportProblem(f"cannot read it: {e.strerror or e}")
+        raise ImportProblem(f"cannot read it: {e.strerror or e}") from e
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ImportProblem(f"not UTF-8 text ({e.reason} at byte {e.start})")
+        raise ImportProblem(f"not UTF-8 text ({e.reason} at byte {e.start})") from e
     doc = None
     if text.lstrip().startswith("{"):
         try:
             doc = json.loads(text)
         except ValueError as e:
-            raise ImportProblem(f"not valid JSON: {e}")
+            raise ImportProblem(f"not valid JSON: {e}") from e
     if isinstance(doc, dict) and doc.get("format") == JSON_FORMAT:
         return from_json(doc)
     if isinstance(doc, dict) and doc.get("fileType") == egn.FILE_TYPE:
@@ -112,7 +113,7 @@ def _replay(raw: bytes, what: str):
     try:
         rp = replay_decoded(decode(raw.decode("utf-8")))
     except (elog.LogError, UnicodeDecodeError) as e:
-        raise ImportProblem(f"{what} does not replay: {e}")
+        raise ImportProblem(f"{what} does not replay: {e}") from e
     if rp.dropped:
         raise ImportProblem(f"{what} has a torn last line ({rp.dropped})")
     return rp
@@ -138,7 +139,7 @@ def _timestamp(iso) -> int | None:
 
 
 def _dump(game, key: str, device: str, started: int | None) -> bytes:
-    extra = {"id": key, "device": device}
+    extra: dict[str, str | int] = {"id": key, "device": device}
     if started:
         extra["started"] = started
     return elog.dumps(game, extra=extra).encode("utf-8")
@@ -159,9 +160,9 @@ def from_json(doc: dict) -> list[Item]:
         try:
             out.append(_json_game(j))
         except ImportProblem as e:
-            raise ImportProblem(f"{where}: {e}")
+            raise ImportProblem(f"{where}: {e}") from e
         except (KeyError, TypeError, ValueError, IllegalAction) as e:
-            raise ImportProblem(f"{where}: not a game as Bower exports it ({type(e).__name__}: {e})")
+            raise ImportProblem(f"{where}: not a game as Bower exports it ({type(e).__name__}: {e})") from e
     return out
 
 
@@ -179,7 +180,7 @@ def _json_game(j: dict) -> Item:
             try:
                 game.apply(ev)
             except (IllegalAction, ValueError) as e:
-                raise ImportProblem(f"event {n + 1} ({ev}) does not replay: {e}")
+                raise ImportProblem(f"event {n + 1} ({ev}) does not replay: {e}") from e
         raw = _dump(game, key, device, _timestamp(j.get("started")))
     if list(game.scores) != list(j["scores"]):
         raise ImportProblem(f"the replay scores {game.scores}, the file says {j['scores']}")
@@ -204,7 +205,7 @@ def from_egn(doc: dict) -> Item:
     try:
         full = egn.expand(doc)
     except egn.EgnError as e:
-        raise ImportProblem(str(e))
+        raise ImportProblem(str(e)) from e
     players = [p["name"] if isinstance(p, dict) else p for p in md.get("players") or []]
     if len(players) != 4 or not all(isinstance(p, str) and p for p in players):
         raise ImportProblem("Bower imports 4-player Classic games: the file does not name 4 players")
@@ -233,7 +234,7 @@ def from_egn(doc: dict) -> Item:
             else:
                 _card_deal(game, deal, i, rs)
     except (KeyError, TypeError, IndexError, AttributeError) as e:
-        raise ImportProblem(f"not an EGN deal Bower can read ({type(e).__name__}: {e})")
+        raise ImportProblem(f"not an EGN deal Bower can read ({type(e).__name__}: {e})") from e
     final = md.get("finalScore")
     if final is not None and list(final) != list(game.scores[:2]):
         raise ImportProblem(f"the replay ends {game.scores[0]}-{game.scores[1]}, the file's finalScore "
@@ -271,7 +272,7 @@ def _rules(rs: dict) -> Rules:
     try:
         rules = Rules("classic", **opts)
     except (TypeError, ValueError) as e:
-        raise ImportProblem(f"the ruleset is not one Bower plays: {e}")
+        raise ImportProblem(f"the ruleset is not one Bower plays: {e}") from e
     want = egn.ruleset(rules).get("loner_march_score", 4)
     if rs.get("loner_march_score", 4) != want:
         raise ImportProblem(f"the ruleset has loner_march_score {rs['loner_march_score']}; Bower's rules give "
@@ -293,7 +294,7 @@ def _apply(game, ev: str, i: int) -> None:
     try:
         game.apply(ev)
     except (IllegalAction, ValueError) as e:
-        raise ImportProblem(f"deal {i}: {ev!r} does not replay: {e}")
+        raise ImportProblem(f"deal {i}: {ev!r} does not replay: {e}") from e
 
 
 def _table_deal(game, deal: dict, i: int) -> None:
@@ -414,7 +415,7 @@ def _conflict(lib: Library, item: Item) -> str | None:
     return f"the library holds {item.device}/{item.key} (game {found[0]['id']}) with other events"
 
 
-def cmd_import(args) -> int:
+def cmd_import(args: argparse.Namespace) -> int:
     # One writer at a time, as bower sync: the library's writer lock.
     from bower_host.db import writer_lock
     try:
@@ -452,7 +453,7 @@ def _import(args) -> int:
     return 1 if failed else 0
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("import", help="store games from Bower's JSON export, EGN files or device logs, "
                                       "each checked by replay (importing twice stores once)")
     p.add_argument("--db", metavar="FILE", help="the game library (default: $BOWER_DB, else bower.sqlite3 "

@@ -7,9 +7,11 @@ the engine's replay of each game's log, stored per hand: no rules here.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 import json
+import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -29,12 +31,12 @@ MAX_SEATS = 5
 
 # ----- helpers ----------------------------------------------------------------
 
-def open_library(path) -> Library:
+def open_library(path: str | os.PathLike | None) -> Library:
     # The read commands' library: an existing one only.
     try:
         return Library(path, create=False)
     except LibraryError as e:
-        raise CommandError(str(e))
+        raise CommandError(str(e)) from e
 
 
 def _nonempty(lib: Library) -> None:
@@ -99,7 +101,7 @@ def result_text(g: dict) -> str:
         if _teams(g):
             return f"in progress {_score_text(g, sc)}"
         top = max(sc)
-        return "in progress, leading: " + ", ".join(l for l, s in sd if sc[s[0]] == top) + f" {top}"
+        return "in progress, leading: " + ", ".join(label for label, s in sd if sc[s[0]] == top) + f" {top}"
     won = [(label, seats) for label, seats in sd if seats[0] in (g["winners"] or [])]
     names = ", ".join(label for label, _ in won)
     if _teams(g) and len(won) == 1:
@@ -131,7 +133,7 @@ def _table(title: str | None, columns: list[str], rows: list[list], right=()):
 
 # ----- games --------------------------------------------------------------------
 
-def cmd_games(args) -> int:
+def cmd_games(args: argparse.Namespace) -> int:
     with open_library(args.db) as lib:
         _nonempty(lib)
         rows = [[g["id"], f"{g['device']}/{g['game_key']}", _date(g["started"]), _title(g["variant"]),
@@ -189,7 +191,7 @@ def _note(g, h) -> str:
     return h["reason"]
 
 
-def cmd_show(args) -> int:
+def cmd_show(args: argparse.Namespace) -> int:
     with open_library(args.db) as lib:
         g = resolve(lib, args.game)
         hands = lib.hands(g["id"])
@@ -240,7 +242,7 @@ CSV_COLUMNS = (["game", "device", "game_id", "variant", "mode", "rules", "target
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def csv_cell(value):
+def csv_cell(value: object) -> object:
     """``value`` safe for a spreadsheet: text starting like a formula gets a ``'`` first."""
     if isinstance(value, str) and value.startswith(_FORMULA_START):
         return "'" + value
@@ -310,7 +312,7 @@ def _egn_of(g: dict, table_results: bool = False) -> dict:
     try:
         return egn.from_log(g["log"], game_id=f"{g['device']}/{g['game_key']}", table_results=table_results)
     except egn.EgnError as e:
-        raise CommandError(f"game {g['id']} ({g['device']}/{g['game_key']}) cannot be written as EGN: {e}")
+        raise CommandError(f"game {g['id']} ({g['device']}/{g['game_key']}) cannot be written as EGN: {e}") from e
 
 
 def _write(text: str, out: str | None) -> None:
@@ -320,10 +322,10 @@ def _write(text: str, out: str | None) -> None:
     try:
         Path(out).write_text(text, encoding="utf-8", newline="")
     except OSError as e:
-        raise CommandError(f"cannot write {out}: {e}")
+        raise CommandError(f"cannot write {out}: {e}") from e
 
 
-def cmd_export(args) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     fmt = (args.format or "").lower()
     if fmt not in FORMATS:
         raise CommandError(f"unknown export format {args.format!r}: use one of {', '.join(FORMATS)}")
@@ -427,7 +429,7 @@ def compute_stats(lib: Library, variant: str | None = None, unfinished: bool = F
     return out
 
 
-def cmd_stats(args) -> int:
+def cmd_stats(args: argparse.Namespace) -> int:
     fmt = (args.format or "table").lower()
     if fmt not in STAT_FORMATS:
         raise CommandError(f"unknown stats format {args.format!r}: use one of {', '.join(STAT_FORMATS)}")
@@ -436,7 +438,7 @@ def cmd_stats(args) -> int:
         try:
             variant = Rules(args.variant).name
         except ValueError as e:
-            raise CommandError(str(e))
+            raise CommandError(str(e)) from e
     with open_library(args.db) as lib:
         _nonempty(lib)
         rows = compute_stats(lib, variant, args.unfinished)
@@ -502,7 +504,7 @@ def plot_game(g: dict, hands: list[dict], path: str) -> None:
     fig.savefig(path)
 
 
-def cmd_plot(args) -> int:
+def cmd_plot(args: argparse.Namespace) -> int:
     with open_library(args.db) as lib:
         g = resolve(lib, args.game)
         hands = lib.hands(g["id"])
@@ -510,14 +512,14 @@ def cmd_plot(args) -> int:
     try:
         plot_game(g, hands, out)
     except (OSError, ValueError) as e:
-        raise CommandError(f"cannot write the chart {out}: {e}")
+        raise CommandError(f"cannot write the chart {out}: {e}") from e
     print(f"wrote {out}", file=sys.stderr)
     return 0
 
 
 # ----- registration ------------------------------------------------------------------
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     def db_opt(p):
         p.add_argument("--db", metavar="FILE", help="the game library (default: $BOWER_DB, else bower.sqlite3 "
                                                     "in your data directory)")

@@ -27,9 +27,10 @@ import re
 import time
 import zlib
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from bower_host.transport import DeviceGone, TransportError
+from bower_host.transport import DeviceGone, Transport, TransportError
 
 __all__ = [
     "PROTO", "MAX_CHUNK", "MAX_LIST", "Client", "DeviceInfo", "GameEntry", "Reply",
@@ -80,7 +81,7 @@ def crc_hex(data: bytes) -> str:
     return "%08x" % (zlib.crc32(data) & 0xFFFFFFFF)
 
 
-def encode_request(tag: str, cmd: str, *args) -> bytes:
+def encode_request(tag: str, cmd: str, *args: object) -> bytes:
     """One request line: ``#B? TAG CMD ARG ... CRC\\n``."""
     words = [tag, cmd, *map(str, args)]
     for w in words:
@@ -185,7 +186,7 @@ class Client:
     :param retries: extra attempts after a timeout or a corrupt reply.
     """
 
-    def __init__(self, transport, *, timeout: float = 2.0, retries: int = 3):
+    def __init__(self, transport: Transport, *, timeout: float = 2.0, retries: int = 3):
         self.t = transport
         self.timeout = timeout
         self.retries = retries
@@ -230,17 +231,18 @@ class Client:
             if first is None:
                 continue
             out = []
-            try:
-                for it in items:
+            for it in items:
+                try:
                     gid, size, crc, state, synced = it.words[1:6]
                     if not _HEX8.match(crc.encode()) or synced not in ("0", "1"):
                         raise ValueError(crc)
                     out.append(GameEntry(gid, int(size), crc, state, synced == "1"))
-            except ValueError:
-                self._last = CorruptReply(f"bad LIST entry {_show(it.raw)}")
-                continue
-            return out
-        raise self._last
+                except ValueError:
+                    self._last = CorruptReply(f"bad LIST entry {_show(it.raw)}")
+                    break
+            else:
+                return out
+        raise self._failure()
 
     def get(self, game_id: str, offset: int, n: int = MAX_CHUNK) -> bytes:
         """Up to ``n`` bytes of a game's log from ``offset`` (b"" at the end);
@@ -256,7 +258,8 @@ class Client:
         raise CorruptReply(f"the chunk of {game_id} at offset {offset} failed its checks "
                            f"{self.retries + 1} times: {self._last}")
 
-    def fetch(self, game_id: str, offset: int, end: int, chunk: int = MAX_CHUNK, window: int = 4):
+    def fetch(self, game_id: str, offset: int, end: int, chunk: int = MAX_CHUNK,
+              window: int = 4) -> Iterator[bytes]:
         """Yield the bytes of ``[offset, end)`` of a game's log as chunks, in
         order, keeping up to ``window`` GET requests in flight (the device
         answers in order). A damaged or lost reply falls back to :meth:`get`
@@ -341,7 +344,11 @@ class Client:
             r, _ = self._exchange(cmd, args, attempt)
             if r is not None:
                 return r
-        raise self._last
+        raise self._failure()
+
+    def _failure(self) -> ProtocolError:
+        # What the last attempt ran into (every failed attempt sets it).
+        return self._last if self._last is not None else ProtocolError("no attempt was made")
 
     def _exchange(self, cmd, args, attempt, want_items=False):
         """One attempt: send, await the reply. Returns (reply, items) or

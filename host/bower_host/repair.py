@@ -9,6 +9,7 @@ never deleted.
 
 from __future__ import annotations
 
+import argparse
 import os
 
 from bower_host.cli import CommandError
@@ -19,7 +20,7 @@ def _path(args):
     return args.db or os.environ.get("BOWER_DB") or None
 
 
-def cmd_check(args) -> int:
+def cmd_check(args: argparse.Namespace) -> int:
     try:
         with Library(_path(args), create=False) as lib:
             n, path = lib.count(), lib.path
@@ -31,7 +32,7 @@ def cmd_check(args) -> int:
     return 0
 
 
-def cmd_rebuild(args) -> int:
+def cmd_rebuild(args: argparse.Namespace) -> int:
     try:
         with writer_lock(_path(args), "bower library rebuild"):
             path, kept, counts = rebuild(_path(args))
@@ -45,7 +46,7 @@ def cmd_rebuild(args) -> int:
     return 0
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("library", help="check the game library, or rebuild it from its raw logs")
     ls = p.add_subparsers(dest="library_command", required=True)
     for name, func, text in (

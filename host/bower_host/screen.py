@@ -18,6 +18,12 @@ the bytes the driver sent (``bower_host.devicesim``), gives every picture.
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from PIL import Image
+
 WIDTH, HEIGHT = 128, 64
 FRAME_BYTES = WIDTH * HEIGHT // 8
 
@@ -41,7 +47,7 @@ def _lit(data: bytes, x: int, y: int) -> int:
     return (data[(y >> 3) * WIDTH + x] >> (y & 7)) & 1
 
 
-def halfblocks(gddram) -> str:
+def halfblocks(gddram: bytes) -> str:
     """The frame as 32 lines of 128 half-block characters (no trailing newline)."""
     data = _frame(gddram)
     lines = []
@@ -60,7 +66,7 @@ def halfblocks(gddram) -> str:
 _BRAILLE_BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
 
 
-def braille(gddram) -> str:
+def braille(gddram: bytes) -> str:
     """The frame as 16 lines of 64 braille characters (no trailing newline).
 
     Each character holds 2x4 pixels, one dot per lit pixel: the whole
@@ -85,7 +91,7 @@ def braille(gddram) -> str:
     return "\n".join(lines)
 
 
-def text_bitmap(gddram) -> str:
+def text_bitmap(gddram: bytes) -> str:
     """The frame as 64 lines of 128 ``#`` (lit) and ``.`` characters, newline-terminated."""
     data = _frame(gddram)
     return "".join("".join("#" if _lit(data, x, y) else "." for x in range(WIDTH)) + "\n" for y in range(HEIGHT))
@@ -107,8 +113,8 @@ def from_text_bitmap(text: str) -> bytes:
     return bytes(out)
 
 
-def to_image(gddram, scale: int = 4, gap: bool | None = None, color=OLED_WHITE, two_color: bool = False,
-             brightness: float = 1.0):
+def to_image(gddram: bytes, scale: int = 4, gap: bool | None = None, color: tuple[int, int, int] = OLED_WHITE,
+             two_color: bool = False, brightness: float = 1.0) -> Image.Image:
     """A Pillow RGB image of the frame, each pixel a ``scale`` x ``scale`` square.
 
     ``gap`` (default: on when ``scale >= 3``) leaves a 1-pixel dark line
@@ -130,7 +136,7 @@ def to_image(gddram, scale: int = 4, gap: bool | None = None, color=OLED_WHITE, 
 
     size = (WIDTH * scale, HEIGHT * scale)
     lit = bytes(255 if _lit(data, x, y) else 0 for y in range(HEIGHT) for x in range(WIDTH))
-    mask = Image.frombytes("L", (WIDTH, HEIGHT), lit).resize(size, Image.NEAREST)
+    mask = Image.frombytes("L", (WIDTH, HEIGHT), lit).resize(size, Image.Resampling.NEAREST)
     layer = Image.new("RGB", size, shade(OLED_BLUE if two_color else color))
     if two_color:
         layer.paste(shade(OLED_YELLOW), (0, 0, size[0], 16 * scale))
@@ -145,12 +151,12 @@ def to_image(gddram, scale: int = 4, gap: bool | None = None, color=OLED_WHITE, 
     return img
 
 
-def save_png(gddram, path, scale: int = 4, **kwargs) -> None:
+def save_png(gddram: bytes, path: str | os.PathLike, scale: int = 4, **kwargs: Any) -> None:
     """Write ``to_image(gddram, scale, ...)`` to ``path`` as PNG."""
     to_image(gddram, scale, **kwargs).save(path, format="PNG")
 
 
-def from_png(path) -> bytes:
+def from_png(path: str | os.PathLike) -> bytes:
     """Read a picture made by ``save_png`` (any scale, gap or colour) back into 1024 frame bytes.
 
     Each pixel is sampled at the top-left of its square; a pixel is lit when

@@ -211,7 +211,7 @@ def _scale(text: str) -> int:
     try:
         v = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if not 1 <= v <= 64:
         raise argparse.ArgumentTypeError(f"{v} is out of range: 1 to 64 screenshot pixels per OLED pixel")
     return v
@@ -321,7 +321,7 @@ def _wipe(flash: str, ask: bool) -> None:
     try:
         left = unsynced_games(flash)
     except (OSError, ValueError) as e:
-        raise CommandError(f"cannot read the simulated flash at {flash}: {e}")
+        raise CommandError(f"cannot read the simulated flash at {flash}: {e}") from e
     if left:
         what = (f"the simulated flash at {flash} holds {len(left)} game(s) not synced to a library yet "
                 f"({', '.join(left[:5])}{', ...' if len(left) > 5 else ''})")
@@ -334,7 +334,7 @@ def _wipe(flash: str, ask: bool) -> None:
     shutil.rmtree(flash)
 
 
-def do_sim(args) -> int:
+def do_sim(args: argparse.Namespace) -> int:
     from bower_host.cli import CommandError
 
     flash = args.flash or default_flash_dir()
@@ -342,7 +342,7 @@ def do_sim(args) -> int:
         try:
             K.parse_keys(args.keys, MAX_PRESSES)   # refused before the device starts
         except ValueError as e:
-            raise CommandError(f"--keys: {e}")
+            raise CommandError(f"--keys: {e}") from e
     if args.fresh:
         _wipe(flash, ask=args.keys is None and sys.stdin.isatty() and sys.stdout.isatty())
     rand = None
@@ -354,7 +354,7 @@ def do_sim(args) -> int:
     try:
         dev = Device(flash, rand)
     except OSError as e:
-        raise CommandError(f"cannot use the simulated flash at {flash}: {e}")
+        raise CommandError(f"cannot use the simulated flash at {flash}: {e}") from e
     served = None
     if args.serve is not None:
         from bower_host.simlink import SimLink
@@ -362,7 +362,7 @@ def do_sim(args) -> int:
         try:
             served = SimLink(dev.store, dev.info, link=args.serve or None)
         except OSError as e:
-            raise CommandError(f"cannot serve the device link: {e}")
+            raise CommandError(f"cannot serve the device link: {e}") from e
     old_term = _stop_on_sigterm() if served is not None else None
     try:
         if args.keys is None and sys.stdin.isatty():
@@ -371,7 +371,7 @@ def do_sim(args) -> int:
             try:
                 run_script(dev, args.keys if args.keys is not None else sys.stdin.read())
             except ValueError as e:
-                raise CommandError(str(e) if args.keys is not None else f"keys on standard input: {e}")
+                raise CommandError(str(e) if args.keys is not None else f"keys on standard input: {e}") from e
             draw_terminal(dev, clear=False)
             if args.screenshot:
                 _screenshot(dev, args)
@@ -393,10 +393,10 @@ def _screenshot(dev: Device, args) -> None:
     print(f"screenshot: {args.screenshot}", flush=True)
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("sim", help="run the device firmware in a simulator (keyboard as buttons, OLED in the terminal)")
-    p.add_argument("--keys", help="scripted presses instead of the keyboard: u d o b, O (long OK), B (long BACK: undo); "
-                                  "a number repeats the next key, e.g. '3d o'")
+    p.add_argument("--keys", help="scripted presses instead of the keyboard: u d o b, O (long OK), "
+                                  "B (long BACK: undo); a number repeats the next key, e.g. '3d o'")
     p.add_argument("--screenshot", metavar="PNG", help="save the final screen as a PNG")
     p.add_argument("--scale", type=_scale, default=4, help="screenshot pixels per OLED pixel (default 4)")
     p.add_argument("--flash", metavar="DIR", help="directory standing in for the device's flash "

@@ -31,6 +31,7 @@ have yet, resuming where an interrupted transfer stopped:
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import sqlite3
@@ -38,10 +39,14 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from bower_host.cli import CommandError
-from bower_host.protocol import MAX_CHUNK, MAX_LIST, Client, DeviceError, ProtocolError
+from bower_host.protocol import MAX_CHUNK, MAX_LIST, Client, DeviceError, DeviceInfo, GameEntry, ProtocolError
 from bower_host.transport import DeviceGone, SerialTransport, TransportError
+
+if TYPE_CHECKING:
+    from bower_host.db import Library, Replay
 
 #: Game and device ids the host accepts as file names (no path traversal).
 SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}\Z")
@@ -69,9 +74,17 @@ class Outcome:
     fetched: int = 0     # bytes transferred for this game
 
 
+class Progress(Protocol):
+    """What ``Syncer`` reports the download to (``_RichProgress`` on a terminal)."""
+
+    def start(self, total: int) -> None: ...
+    def start_more(self, extra: int) -> None: ...
+    def advance(self, n: int) -> None: ...
+
+
 @dataclass
 class _Plan:
-    entry: object        # protocol.GameEntry
+    entry: GameEntry
     part: Path
     base: bytes          # bytes already on the host that the download continues from
 
@@ -80,12 +93,12 @@ def _crc(data: bytes) -> str:
     return "%08x" % (zlib.crc32(data) & 0xFFFFFFFF)
 
 
-def partial_root(library) -> Path:
+def partial_root(library: Library) -> Path:
     """Where interrupted downloads are kept: beside the library's raw archive."""
     return Path(library.raw_dir).parent / "partial"
 
 
-def stored_log(library, device: str, game_id: str) -> bytes | None:
+def stored_log(library: Library, device: str, game_id: str) -> bytes | None:
     """The log the library holds (committed) for this device's game, if any:
     for a damaged game, its whole raw log as archived (what the device has)."""
     for row in library.find(f"{device}/{game_id}"):
@@ -99,7 +112,7 @@ def stored_log(library, device: str, game_id: str) -> bytes | None:
     return None
 
 
-def describe_game(rp) -> str:
+def describe_game(rp: Replay) -> str:
     """A one-line summary of a replayed log (``db.Replay``): variant,
     standings, hands played."""
     game = rp.game
@@ -122,13 +135,13 @@ class Syncer:
         ``advance(nbytes)`` (the CLI's rich progress bar).
     """
 
-    def __init__(self, client: Client, library, progress=None):
+    def __init__(self, client: Client, library: Library, progress: Progress | None = None):
         self.client = client
         self.library = library
         self.progress = progress
         self.outcomes: list[Outcome] = []
         self.fetched = 0
-        self.info = None
+        self.info: DeviceInfo | None = None     # set by run()
 
     def run(self) -> list[Outcome]:
         info = self.info = self.client.hello()
@@ -171,7 +184,8 @@ class Syncer:
                                              "`bower sync` again later"))
         return self.outcomes
 
-    def _plan(self, g, pdir: Path) -> _Plan | None:
+    def _plan(self, g: GameEntry, pdir: Path) -> _Plan | None:
+        assert self.info is not None        # run() asked the device first
         dev = self.info.device
         part = pdir / f"{g.id}.part"
         stored = stored_log(self.library, dev, g.id)
@@ -207,6 +221,7 @@ class Syncer:
             self.outcomes.append(Outcome(g.id, "failed", "the downloaded log does not match the device's "
                                          "checksum; nothing stored", fetched))
             return
+        assert self.info is not None
         res = self.library.add_log(raw, self.info.device, f"{g.id}.log", key=g.id)
         plan.part.unlink(missing_ok=True)
         club = None
@@ -216,6 +231,7 @@ class Syncer:
             from bower_host.club.night import attach_synced
             club = attach_synced(self.library, res)
         if res.status in STORED and res.damaged:
+            assert res.replay is not None       # what was stored, replayed
             # The good lines are stored and every byte is archived: the
             # device's copy holds nothing more, so it may let it go.
             out = Outcome(g.id, "damaged", f"{describe_game(res.replay)}; stored only up to a corrupt line: "
@@ -223,6 +239,7 @@ class Syncer:
             self._tell_damaged(g, res.damaged, out)
             self._mark_synced(g, out)
         elif res.status in STORED:
+            assert res.replay is not None
             out = Outcome(g.id, res.status, describe_game(res.replay), fetched)
             self._mark_synced(g, out)
         else:
@@ -281,32 +298,35 @@ class Syncer:
 
 class _RichProgress:
     def __init__(self, console):
-        from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
+        from rich.progress import (BarColumn, DownloadColumn, Progress, TaskID, TextColumn, TimeRemainingColumn,
                                    TransferSpeedColumn)
         self.p = Progress(TextColumn("syncing"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
                           TimeRemainingColumn(), console=console, transient=True)
-        self.task = None
+        self.task: TaskID | None = None     # start() adds the one task
 
     def start(self, total: int) -> None:
         self.p.start()
         self.task = self.p.add_task("sync", total=total or 1, completed=0 if total else 1)
 
     def start_more(self, extra: int) -> None:
-        self.p.update(self.task, total=self.p.tasks[0].total + extra)
+        assert self.task is not None
+        self.p.update(self.task, total=(self.p.tasks[0].total or 0) + extra)
 
     def advance(self, n: int) -> None:
+        assert self.task is not None
         self.p.advance(self.task, n)
 
     def stop(self) -> None:
         self.p.stop()
 
 
-def _size(n: int) -> str:
+def _size(n: float) -> str:
     """``n`` bytes with a unit: ``512 B``, ``1.6 KB``, ``4.0 MB`` (1 KB = 1,024 B)."""
-    for unit in ("B", "KB", "MB", "GB", "TB"):
-        if abs(n) < 1024 or unit == "TB":
+    for unit in ("B", "KB", "MB", "GB"):
+        if abs(n) < 1024:
             return f"{n} B" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
+    return f"{n:.1f} TB"
 
 
 def _open_client(args) -> tuple[SerialTransport, Client]:
@@ -325,7 +345,7 @@ def _open_library(path):
         raise CommandError(str(e)) from None
 
 
-def cmd_sync(args) -> int:
+def cmd_sync(args: argparse.Namespace) -> int:
     from bower_host.db import LibraryError, writer_lock
 
     library = _open_library(args.db)
@@ -395,7 +415,7 @@ def validate_names(names: list[str]) -> None:
             raise CommandError(f"bad name {n!r}: names are 1 to 8 printable ASCII characters")
 
 
-def cmd_roster_push(args) -> int:
+def cmd_roster_push(args: argparse.Namespace) -> int:
     validate_names(args.names)
     t, client = _open_client(args)
     try:
@@ -411,7 +431,7 @@ def cmd_roster_push(args) -> int:
     return 0
 
 
-def cmd_clock(args) -> int:
+def cmd_clock(args: argparse.Namespace) -> int:
     t, client = _open_client(args)
     try:
         info = client.hello()
@@ -434,7 +454,7 @@ def _add_link_args(p) -> None:
     p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for each reply (default 2)")
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("sync", help="copy new games from the device into the library",
                               description="Copy every game the library does not have yet from the device "
                                           "(resumes interrupted transfers), check and replay it, store it, "

@@ -17,15 +17,18 @@ from __future__ import annotations
 
 import os
 import time
+from typing import Any, Iterable, Protocol
 
 import serial
 import serial.tools.list_ports
 
+_TermiosError: type[Exception]
 try:
     from termios import error as _TermiosError   # pyserial's tcdrain on a vanished pty/tty
 except ImportError:  # Windows
-    class _TermiosError(Exception):
+    class _NoTermios(Exception):
         pass
+    _TermiosError = _NoTermios
 
 # What pyserial raises when the port goes away under it.
 _GONE = (serial.SerialException, OSError, _TermiosError)
@@ -37,6 +40,14 @@ PICO_VID = 0x2E8A
 MAX_LINE = 8192
 
 
+class Transport(Protocol):
+    """What ``protocol.Client`` talks through: ``SerialTransport``, or the simulator's and the tests' pipes."""
+
+    def write(self, data: bytes) -> None: ...
+    def readline(self, timeout: float) -> bytes | None: ...
+    def discard_input(self) -> None: ...
+
+
 class TransportError(Exception):
     """The serial port cannot be found, opened or used."""
 
@@ -45,14 +56,14 @@ class DeviceGone(TransportError):
     """The device went away in the middle of a conversation."""
 
 
-def list_picos(ports=None) -> list:
+def list_picos(ports: Iterable[Any] | None = None) -> list:
     """Serial ports whose USB vendor id is the Pico's (``serial.tools.list_ports`` entries)."""
     if ports is None:
         ports = serial.tools.list_ports.comports()
     return sorted((p for p in ports if p.vid == PICO_VID), key=lambda p: p.device)
 
 
-def find_port(ports=None) -> str:
+def find_port(ports: Iterable[Any] | None = None) -> str:
     """The device path of the one Pico plugged in.
 
     :raises TransportError: when there is none, or several (then ``--port``
@@ -70,7 +81,8 @@ def find_port(ports=None) -> str:
     return picos[0].device
 
 
-def open_serial(port: str, *, baudrate: int = 115200, write_timeout: float = 5.0, exclusive: bool = True):
+def open_serial(port: str, *, baudrate: int = 115200, write_timeout: float = 5.0,
+                exclusive: bool = True) -> serial.SerialBase:
     """Open ``port`` (a device path, or a pyserial URL such as ``socket://host:port``).
 
     The read timeout is short: :meth:`SerialTransport.readline` keeps its own
@@ -81,7 +93,7 @@ def open_serial(port: str, *, baudrate: int = 115200, write_timeout: float = 5.0
     try:
         if "://" in port:
             return serial.serial_for_url(port, baudrate=baudrate, timeout=0.05, write_timeout=write_timeout)
-        kw = {"exclusive": True} if exclusive and os.name == "posix" else {}
+        kw: dict[str, Any] = {"exclusive": True} if exclusive and os.name == "posix" else {}
         return serial.Serial(port, baudrate=baudrate, timeout=0.05, write_timeout=write_timeout, **kw)
     except (serial.SerialException, OSError, ValueError) as e:
         if "exclusively lock" in str(e):
@@ -93,7 +105,7 @@ def open_serial(port: str, *, baudrate: int = 115200, write_timeout: float = 5.0
 class SerialTransport:
     """Line-oriented reads and whole writes over a pyserial port."""
 
-    def __init__(self, ser, name: str | None = None):
+    def __init__(self, ser: Any, name: str | None = None):     # a pyserial port, or a test's stand-in
         self.ser = ser
         self.name = name or getattr(ser, "port", None) or "serial port"
         self._buf = bytearray()
@@ -101,7 +113,7 @@ class SerialTransport:
         self.bytes_out = 0
 
     @classmethod
-    def open(cls, port: str | None = None, **kw) -> "SerialTransport":
+    def open(cls, port: str | None = None, **kw: Any) -> SerialTransport:
         """Open ``port``, or the only Pico plugged in when ``port`` is None."""
         port = port or find_port()
         return cls(open_serial(port, **kw), port)

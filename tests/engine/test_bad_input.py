@@ -400,7 +400,7 @@ def test_nonsense_action_ids_are_refused():
         g.apply("deal " + DEAL if cards else "up H")
         g.apply("pass")
         for a in (31, -1, 65535, 3.0, 1.0, True, None, "pass", [1], 2 ** 70, -2 ** 70, 1 << 13):
-            refused(g, lambda: g.apply_id(a), "not an action id")
+            refused(g, lambda g=g, a=a: g.apply_id(a), "not an action id")
         g.apply("order")
         assert g.hand.maker == 2
 
@@ -408,15 +408,15 @@ def test_nonsense_action_ids_are_refused():
 def test_nonsense_text_deals_and_seats_are_refused():
     g = Game(Rules("five"))
     for x in (None, 5, 3.0, b"pass", ["pass"]):
-        refused(g, lambda: g.apply(x), "an action is text")
+        refused(g, lambda x=x: g.apply(x), "an action is text")
     refused(g, lambda: g.deal(list(g.rules.deck)), "no deal now")
     for x in (-1, 5, 2.0, "1", None):
-        refused(g, lambda: g.hand.side_of(x), "not a seat")
+        refused(g, lambda x=x: g.hand.side_of(x), "not a seat")
     g = Game(Rules("classic"), cards=True)
     deck = list(g.rules.deck)
     for cards in (None, 24, 2 ** 40, "9C TC", [float(c) for c in deck], deck[:-1] + [deck[-1] + 256],
                   deck[:-1] + [2 ** 70], deck[:-1] + [-1], deck + deck[:1]):
-        refused(g, lambda: g.deal(cards), "deck once")
+        refused(g, lambda cards=cards: g.deal(cards), "deck once")
     g.deal(deck)
     assert g.events()[0].startswith("deal 9C TC")
 

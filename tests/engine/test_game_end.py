@@ -79,7 +79,7 @@ def assert_over(g, winners, kind):
 def test_classic_first_side_to_10_wins():
     # 003: "The first team to amass ten points in this fashion wins the game."
     g = Game(Rules("classic"))
-    for i in range(4):
+    for _i in range(4):
         team_hand(g, 1, 5)
         assert g.result is None
     assert g.scores == [0, 8, 0, 8]
@@ -93,7 +93,7 @@ def test_classic_first_side_to_10_wins():
 
 def test_classic_win_by_euchre_and_overshoot():
     g = Game(Rules("classic"))
-    for i in range(4):
+    for _i in range(4):
         team_hand(g, 0, 5)        # side 0: 8
     team_hand(g, 3, 3, alone=True)  # side 1: 1
     assert g.scores == [8, 1, 8, 1] and g.result is None
@@ -101,7 +101,7 @@ def test_classic_win_by_euchre_and_overshoot():
     assert g.scores == [10, 1, 10, 1]
     assert_over(g, (0, 2), "win")
     g = Game(Rules("classic"))
-    for i in range(4):
+    for _i in range(4):
         team_hand(g, 2, 5)
     team_hand(g, 1, 3)
     team_hand(g, 1, 3)
@@ -116,7 +116,7 @@ def test_classic_winning_score_5():
     # 004: "You can also play to 5 points for a shorter game."
     for target, hands in ((5, 3), (10, 5), (7, 4), (1, 1)):
         g = Game(Rules("classic", winning_score=target))
-        for i in range(hands - 1):
+        for _i in range(hands - 1):
             team_hand(g, 1, 5)
             assert g.result is None, (target, g.scores)
         team_hand(g, 3, 5)
@@ -128,7 +128,7 @@ def test_classic_game_end_after_renege_hand():
     # RULES.md: "The game-end check runs after every scored hand, renege
     # hands included."
     g = Game(Rules("classic"))
-    for i in range(4):
+    for _i in range(4):
         team_hand(g, 0, 5)
     assert g.scores == [8, 0, 8, 0] and g.result is None
     h = team_renege(g, 0, 1)      # seat 1 reneges: side 0 +2
@@ -136,7 +136,7 @@ def test_classic_game_end_after_renege_hand():
     assert_over(g, (0, 2), "win")
     # 4 for a renege against a lone hand, from 6.
     g = Game(Rules("classic"))
-    for i in range(3):
+    for _i in range(3):
         team_hand(g, 1, 5)
     apply_all(g, bid(g, 3, "H")[:-1] + ["order alone", "renege 2"])
     assert g.scores == [0, 10, 0, 10]
@@ -145,7 +145,7 @@ def test_classic_game_end_after_renege_hand():
 
 def test_classic_renege_deduct_does_not_end_the_game():
     g = Game(Rules("classic", renege_deduct=True))
-    for i in range(4):
+    for _i in range(4):
         team_hand(g, 0, 5)
     team_renege(g, 0, 1)
     assert g.scores == [8, -2, 8, -2]
@@ -170,7 +170,7 @@ def test_five_handed_tie_at_10_continues():
     # 000: "The game ends when a player reaches ten or more points while
     # holding at least a one point advantage over all other competitors."
     g = Game(Rules("five"))
-    for i in range(5):
+    for _i in range(5):
         march(g, 1, 2)
         assert g.result is None
     assert g.scores == [0, 10, 10, 0, 0]
@@ -183,7 +183,7 @@ def test_five_handed_tie_at_10_continues():
 
 def test_five_handed_11_vs_10_wins():
     g = Game(Rules("five"))
-    for i in range(4):
+    for _i in range(4):
         march(g, 1, 2)
     made(g, 1, 3, 0, 4)
     assert g.scores == [0, 9, 8, 1, 0] and g.result is None
@@ -194,7 +194,7 @@ def test_five_handed_11_vs_10_wins():
 
 def test_five_handed_nobody_at_10_no_end():
     g = Game(Rules("five"))
-    for i in range(4):
+    for _i in range(4):
         march(g, 3, 4)
     made(g, 3, 0, 1, 2)
     assert g.scores == [1, 0, 0, 9, 8] and g.result is None
@@ -203,7 +203,7 @@ def test_five_handed_nobody_at_10_no_end():
 def test_five_handed_leader_must_reach_10():
     # 9 vs 0: a lead, but not 10 yet; the renege hand is checked too.
     g = Game(Rules("five"))
-    for i in range(4):
+    for _i in range(4):
         march(g, 0, 1)
     made(g, 0, 2, 3, 4)
     assert g.scores == [9, 8, 1, 0, 0] and g.result is None
@@ -219,7 +219,7 @@ def test_five_handed_renege_hand_can_end_the_game():
     # hands included." 10 vs 10 goes on; the co-leader's renege (-2) leaves
     # seat 1 with 10 and a lead.
     g = Game(Rules("five"))
-    for i in range(5):
+    for _i in range(5):
         march(g, 1, 2)
     assert g.scores == [0, 10, 10, 0, 0] and g.result is None
     h = apply_all(g, bid(g, 3) + ["partner AH", "renege 2"])
@@ -230,7 +230,7 @@ def test_five_handed_renege_hand_can_end_the_game():
 
 def test_callpartner_play_on_renege_hand_can_end_the_game():
     g = Game(Rules("callpartner", play_on=True))
-    for i in range(5):
+    for _i in range(5):
         march(g, 1, 2)
     assert g.result is None
     apply_all(g, bid(g, 0) + ["partner AH", "renege 1"])   # -2, nobody else scores
@@ -241,7 +241,7 @@ def test_callpartner_play_on_renege_hand_can_end_the_game():
 def test_five_handed_alternate_ending_single_reacher():
     # 000: "The game ends when a player or players reach ten or more points."
     g = Game(Rules("five", alternate_ending=True))
-    for i in range(4):
+    for _i in range(4):
         march(g, 1, 2)
     march(g, 1, 3)
     assert g.scores == [0, 10, 8, 2, 0]
@@ -253,7 +253,7 @@ def test_five_handed_alternate_ending_lower_start_wins():
     # the winner is the player with the lowest score at the start of the hand."
     for alternate, result in ((True, ((2,), "win")), (False, ((1,), "win"))):
         g = Game(Rules("five", alternate_ending=alternate))
-        for i in range(4):
+        for _i in range(4):
             march(g, 1, 2)
         made(g, 1, 3, 0, 4)
         assert g.scores == [0, 9, 8, 1, 0] and g.result is None
@@ -266,7 +266,7 @@ def test_five_handed_alternate_ending_tie_is_a_draw():
     # 000: "If a single winner can not be selected, the game is a draw
     # amongst those players with ten or more points."
     g = Game(Rules("five", alternate_ending=True))
-    for i in range(5):
+    for _i in range(5):
         march(g, 1, 2)
     assert g.scores == [0, 10, 10, 0, 0]
     assert_over(g, (1, 2), "draw")
@@ -276,7 +276,7 @@ def test_five_handed_alternate_ending_draw_includes_every_reacher():
     # Three reach 10 in one hand: two started it on 8, one on 9. The two on
     # 8 tie, so the draw is among all three players with 10 or more.
     g = Game(Rules("five", alternate_ending=True))
-    for i in range(4):
+    for _i in range(4):
         # Seat 1 alone, euchred: seats 0, 2, 3, 4 take a trick each, +2.
         called_hand(g, 1, None, [0, 2, 3, 4, 1])
     assert g.scores == [8, 0, 8, 8, 8]
@@ -305,7 +305,7 @@ def test_callpartner_highest_wins():
     # RULES.md: "The game ends after a hand in which anyone reaches the
     # target; the highest score wins".
     g = Game(Rules("callpartner"))
-    for i in range(4):
+    for _i in range(4):
         march(g, 1, 2)
     made(g, 1, 3, 0, 4)
     assert g.scores == [0, 9, 8, 1, 0] and g.result is None
@@ -317,7 +317,7 @@ def test_callpartner_highest_wins():
 def test_callpartner_single_reacher_wins_without_a_lead():
     # A partner with no trick still scores (RULES.md) and takes seat 4 to 2.
     g = Game(Rules("callpartner"))
-    for i in range(4):
+    for _i in range(4):
         march(g, 0, 3)
     assert g.scores == [8, 0, 0, 8, 0]
     called_hand(g, 0, 4, [0, 0, 0, 0, 0])   # partner 4 took nothing, still +2
@@ -328,7 +328,7 @@ def test_callpartner_single_reacher_wins_without_a_lead():
 def test_callpartner_tie_for_highest_shares_the_win():
     # RULES.md: "players tied for the highest share the win."
     g = Game(Rules("callpartner"))
-    for i in range(5):
+    for _i in range(5):
         march(g, 1, 2)
     assert g.scores == [0, 10, 10, 0, 0]
     assert_over(g, (1, 2), "shared")
@@ -336,7 +336,7 @@ def test_callpartner_tie_for_highest_shares_the_win():
 
 def test_callpartner_tie_among_four_reachers():
     g = Game(Rules("callpartner"))
-    for i in range(4):
+    for _i in range(4):
         called_hand(g, 1, None, [1, 0, 0, 0, 0])   # lone caller euchred: 4 x +2
         assert g.result is None
     assert g.scores == [8, 0, 8, 8, 8]
@@ -347,7 +347,7 @@ def test_callpartner_tie_among_four_reachers():
 
 def test_callpartner_highest_among_reachers():
     g = Game(Rules("callpartner"))
-    for i in range(4):
+    for _i in range(4):
         called_hand(g, 1, None, [1, 0, 0, 0, 0])
     called_hand(g, 4, "none", [4, 0, 4, 0, 4])     # buried card, made 3: +1
     assert g.scores == [8, 0, 8, 8, 9] and g.result is None
@@ -360,7 +360,7 @@ def test_callpartner_play_on_needs_a_lead():
     # RULES.md: "*Option*: play on until a single player leads (as
     # Five-Handed)."
     g = Game(Rules("callpartner", play_on=True))
-    for i in range(5):
+    for _i in range(5):
         march(g, 1, 2)
     assert g.scores == [0, 10, 10, 0, 0]
     assert g.result is None
@@ -384,7 +384,7 @@ def test_callpartner_winning_score_option():
 def test_ultimate_first_side_to_35():
     # 002: "First team to 35 points wins."
     g = Game(Rules("ultimate"))
-    for i in range(4):
+    for _i in range(4):
         team_hand(g, 1, 11)       # 7 a hand
         assert g.result is None
     assert g.scores == [0, 28, 0, 28]
@@ -401,7 +401,7 @@ def test_ultimate_first_side_to_35():
 
 def test_ultimate_exactly_35_by_made_hands():
     g = Game(Rules("ultimate"))
-    for i in range(6):
+    for _i in range(6):
         team_hand(g, 2, 8)
         assert g.result is None
     assert g.scores == [30, 0, 30, 0]

@@ -352,7 +352,7 @@ def test_loner_lead():
 def test_lone_hand_skips_the_partner():
     h = deck_order_hand("classic", {}, ["pass", "pass", "order alone", "discard 9C"])
     seats = []
-    for i in range(3):
+    for _i in range(3):
         seats.append(h.current_player())
         h.apply_action(h.legal_actions()[0])
     assert seats == [2, 3, 0]
@@ -486,7 +486,7 @@ def test_farmers_no_call():
     g = play("classic", o, ["up H", "farmers 1"])
     assert g.current_player() == 2
     seats = []
-    for i in range(6):
+    for _i in range(6):
         seats.append(g.current_player())
         g.apply("pass")
     assert seats == [2, 3, 0, 2, 3, 0]
@@ -614,7 +614,7 @@ def test_joker_deck_and_upcard():
     refused(g, "pass", "")
     g.apply("name S")
     assert g.current_player() == 1 and "order" in g.legal_actions()
-    for i in range(4):
+    for _i in range(4):
         g.apply("pass")
     assert "call S" not in g.legal_actions() and "call C" in g.legal_actions()
     refused(g, "call S", "turned down")
@@ -699,7 +699,7 @@ def test_five_two_upcard():
     assert g.current_player() == 0 and "alone" in g.legal_actions()
     g = play("five", {}, ["up 2H", "name S"])
     assert g.current_player() == 1 and "order" in g.legal_actions()
-    for i in range(5):
+    for _i in range(5):
         g.apply("pass")
     assert "call S" not in g.legal_actions() and "call H" in g.legal_actions()
     refused(g, "call S", "turned down")
@@ -751,7 +751,7 @@ def _five_march(g, maker, partner):
 def test_alternate_ending_option():
     for opts, want in (({}, None), ({"alternate_ending": True}, ((1, 2), "draw"))):
         g = Game(Rules("five", **opts))
-        for i in range(5):
+        for _i in range(5):
             _five_march(g, 1, 2)
         assert g.scores == [0, 10, 10, 0, 0]
         assert g.result == want, (opts, g.result)
@@ -760,7 +760,7 @@ def test_alternate_ending_option():
 def test_play_on_option():
     for opts, want in (({}, ((1, 2), "shared")), ({"play_on": True}, None)):
         g = Game(Rules("callpartner", **opts))
-        for i in range(5):
+        for _i in range(5):
             _five_march(g, 1, 2)
         assert g.scores == [0, 10, 10, 0, 0]
         assert g.result == want, (opts, g.result)

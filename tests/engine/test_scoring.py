@@ -286,7 +286,7 @@ def test_totals_score_as_trick_by_trick():
             partner = "none" if partner in (maker, 5) else str(partner)
             bid = ["up C"] + ["pass"] * (maker - 1) + ["order", "partner AH"]
             wins = []
-            for t in range(5):
+            for _t in range(5):
                 seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
                 wins.append((seed >> 8) % 5)
             a = Game(Rules(variant), dealer=0)

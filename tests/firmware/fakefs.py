@@ -26,7 +26,7 @@
 import sys
 
 sys.path.insert(0, "tests/engine")
-from helpers import fingerprint  # noqa: E402  (the engine tests' state digest)
+from helpers import fingerprint
 
 # A Classic game to 5 through the store's eyes: an undo inside a hand, one
 # back over a hand boundary, a misdeal, the end of the game undone and
@@ -128,7 +128,7 @@ class FakeFS:
     def at(self, cut):
         # The flash as a run with ``FakeFS(cut)`` would have left it: this
         # run's changes up to ``cut`` units, applied to an empty flash.
-        for c, fs in self.cuts([cut]):
+        for _c, fs in self.cuts([cut]):
             return fs
 
     def cuts(self, which):

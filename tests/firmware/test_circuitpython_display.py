@@ -149,7 +149,7 @@ def test_every_primitive_draws_micropythons_pixels():
     ref = bytearray(1024)
     fb = framebuf.FrameBuffer(ref, 128, 64, framebuf.MONO_VLSB)
     rng = random.Random(1306)
-    for i in range(60):
+    for _i in range(60):
         calls = _random_calls(rng, 25)
         for name, args in calls:
             getattr(drv, name)(*args)
@@ -168,7 +168,7 @@ def test_text_at_every_row_offset_and_clipped_at_each_edge():
         for y in range(-9, 66):
             for x in (-15, -13, -8, -7, -1, 0, 3, 120, 121, 125, 127):
                 for c in (1, 0):
-                    def draw(fb):
+                    def draw(fb, s=s, x=x, y=y, c=c):
                         fb.fill(1 - c)
                         fb.text(s, x, y, c)
                     drv.fill(1 - c)

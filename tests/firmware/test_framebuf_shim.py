@@ -152,7 +152,8 @@ def _blit_cases():
         ("blit-vlsb", OLED, [("blit", ("fb", 8, 8, 0, icon.hex()), x, y) for x, y in
                              [(0, 0), (-3, 2), (124, 60), (127, 63), (-7, -7), (-8, 0), (128, 0), (60, -5)]]),
         ("blit-key", OLED, [("fill", 1), ("blit", ("fb", 8, 8, 0, icon.hex()), 10, 10, 1),
-                            ("blit", ("fb", 8, 8, 0, icon.hex()), 30, 10, 0), ("blit", ("fb", 8, 8, 0, icon.hex()), 50, 10, -1)]),
+                            ("blit", ("fb", 8, 8, 0, icon.hex()), 30, 10, 0),
+                            ("blit", ("fb", 8, 8, 0, icon.hex()), 50, 10, -1)]),
         ("blit-hlsb", OLED, [("blit", ("fb", 12, 12, 3, hl[:24].hex()), 5, 5),
                              ("blit", ("fb", 12, 12, 4, hl[:24].hex()), 40, 33, 0)]),
         ("blit-tuple", OLED, [("blit", ("tuple", 8, 8, 0, icon.hex()), 100, 3)]),
@@ -177,13 +178,13 @@ def _random_cases(n=160, seed=2024):
         spec = rng.choice(specs)
         w, h = spec[0], spec[1]
 
-        def x():
+        def x(w=w):
             return rng.randint(-w // 2, w + w // 2)
 
-        def y():
+        def y(h=h):
             return rng.randint(-h // 2, h + h // 2)
 
-        def d():
+        def d(w=w, h=h):
             return rng.randint(-8, max(w, h))
 
         ops = []
@@ -235,7 +236,8 @@ def _run_micropython(tmp_path, cases):
 def _run_shim(cases):
     lines = []
     g = {"__name__": "framebuf_cases"}
-    exec(RUNNER + "\nrun(CASES, emit)\n" + KEYWORD_PROBE.replace("print(", "emit("), dict(g, CASES=cases, emit=lines.append))
+    exec(RUNNER + "\nrun(CASES, emit)\n" + KEYWORD_PROBE.replace("print(", "emit("),
+         dict(g, CASES=cases, emit=lines.append))
     return lines
 
 

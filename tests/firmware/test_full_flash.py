@@ -176,7 +176,7 @@ class Script:
         # ``partial``, room for part of a write.
         sizes = {}
         out = []
-        for k, (op, path, spent, arg) in enumerate(self.trace):
+        for k, (op, path, _spent, arg) in enumerate(self.trace):
             if op == "create":
                 if path not in sizes:
                     out.append((k, 0))
@@ -579,7 +579,7 @@ def test_settings_roster_and_clock_on_a_full_flash(quick_imports):
     assert Device(fs.reboot()).ram() == after
 
 
-def test_the_storage_screens_fit(watch, quick_imports):
+def test_the_storage_screens_fit(watch, quick_imports):  # noqa: F811  (the fixture imported above)
     fs = FakeFS()
     s = Store("", fs=fs, device=DEV)
     finished(s, 1)

@@ -10,10 +10,10 @@ and review the diff (``bower sim --keys ... --screenshot`` shows them large).
 import os
 import sys
 
+import pytest
 from bower_host import devicesim
 devicesim.install()
 import framebuf  # noqa: E402
-import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__)))
 
@@ -76,11 +76,14 @@ SCENARIOS.update({
     "no_trick_euchred_five": lambda: drive("five", ["up S", "pass", "order", "partner JS", "tricks 1", "reveal 4"]),
     "more_five": lambda: _sub(_path(drive("five", ["up S", "pass", "order", "partner JS"]), ["by trick"]), "more"),
     "claim_classic": lambda: _sub(drive("classic", ["up H", "pass", "order"]), "claim"),
-    "reveal_five": lambda: drive("five", ["up S", "pass", "order", "partner JS"] + ["won 2", "won 4", "won 2", "won 1", "won 2"]),
+    "reveal_five": lambda: drive("five", ["up S", "pass", "order", "partner JS"]
+                                 + ["won 2", "won 4", "won 2", "won 1", "won 2"]),
     "hand_over_classic": lambda: drive("classic", ["up H", "pass", "order", "tricks 5"]),
     "hand_over_euchred_classic": lambda: drive("classic", ["up H", "pass", "order", "tricks 2"]),
-    "hand_over_five": lambda: drive("five", ["up S", "pass", "order", "partner JS"] + ["won 2", "won 4", "won 2", "won 1", "won 2", "reveal 4"]),
-    "hand_over_callpartner": lambda: drive("callpartner", ["up S", "order", "partner AH", "won 2", "won 2", "won 3", "won 3", "won 4", "reveal 3"]),
+    "hand_over_five": lambda: drive("five", ["up S", "pass", "order", "partner JS"]
+                                    + ["won 2", "won 4", "won 2", "won 1", "won 2", "reveal 4"]),
+    "hand_over_callpartner": lambda: drive("callpartner", ["up S", "order", "partner AH", "won 2", "won 2", "won 3",
+                                                           "won 3", "won 4", "reveal 3"]),
     "hand_over_ultimate": lambda: drive("ultimate", ["up C", "order", "tricks 11"]),
     "misdeal_classic": lambda: drive("classic", ["redeal"]),
     "game_menu": lambda: _keys(drive("classic", ["up H"]), "O"),
@@ -112,7 +115,7 @@ def _path(d, values):
 
 
 def _sub(d, kind):
-    for label, v in d.rows():
+    for _label, v in d.rows():
         if isinstance(v, tuple) and v[0] == kind:
             d.choose(v)
             return d
@@ -136,7 +139,6 @@ def _buttons():
 def _five_draw():
     # Five-Handed, alternate ending: two players reach 10 in the same hand
     # from the same score -> a draw.
-    from euchre import Game, Rules
     d = drive("five", [], {"alternate_ending": True, "winning_score": 5})
     g = d.app.game
     while not g.result:

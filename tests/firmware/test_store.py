@@ -553,7 +553,7 @@ def test_on_a_real_directory_with_the_os_module(tmp_path):
     s.set_roster(["Ann", "Bob"])
     g = classic()
     s.new_game(g)
-    for i, e in enumerate(CLASSIC):
+    for e in CLASSIC:
         s = Store(root, device="e6614c31")
         r = s.resume()
         assert r is not None and s.warnings == [] and observe(r[0]) == observe(g)

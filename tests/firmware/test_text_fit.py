@@ -51,11 +51,11 @@ import pytest
 
 sys.path.insert(0, "tests/firmware")
 
-from uikit import Driver, MemStore, Rng, table_game  # noqa: E402
-from bower.ui import App  # noqa: E402
-from bower import gfx  # noqa: E402
-from bower import keys as K  # noqa: E402
-from bower.archive import check_names  # noqa: E402
+from uikit import Driver, MemStore, Rng, table_game
+from bower.ui import App
+from bower import gfx
+from bower import keys as K
+from bower.archive import check_names
 
 # The longest names a roster holds (8 characters); the first three letters
 # of each begin no other word the UI shows. One has a space inside (names
@@ -274,7 +274,7 @@ def home(d):
 
 def open_every_submenu(d):
     # Each "..." row of the menu on top, and what it opens, then back.
-    for label, v in d.rows():
+    for _label, v in d.rows():
         if isinstance(v, tuple) and v[0] != "passes":   # ("passes", n): a shortcut, not a submenu
             d.choose(v)
             walk(d)

@@ -8,8 +8,8 @@ for _p in ("tests/firmware", "/tests/firmware"):
     if _p not in sys.path:
         sys.path.append(_p)
 
-from uikit import Driver, table_game
-from euchre.log import replay_lines
+from uikit import Driver, table_game  # noqa: E402
+from euchre.log import replay_lines  # noqa: E402
 
 
 def play_through_ui(variant, seed, options=None):

@@ -169,7 +169,6 @@ def test_the_home_screen_boots_without_the_rules_or_the_menus(tmp_path):
     # (beyond the log format the store reads) nor the other menus; they load
     # while the device sits idle (App.warm, a module per call), so the first
     # OK finds them. A fresh interpreter: this one has loaded everything.
-    import os
     import subprocess
     code = """
 import sys

@@ -135,7 +135,7 @@ class Canvas:
     def screen_text(self):
         # Text on screen, one string per text row, in reading order.
         rows = {}
-        for y, x, s in sorted(self.texts):
+        for y, _x, s in sorted(self.texts):
             rows.setdefault(y, []).append(s)
         return [" ".join(rows[y]) for y in sorted(rows)]
 
@@ -231,12 +231,11 @@ class Driver:
         values = [v for _, v in self.rows()]
         if event in values:
             return self.choose(event)
-        word = event.split(" ")[0]
         if event.startswith("tricks") or event.startswith("won"):
             if "by trick" in values and event.startswith("won"):
                 self.choose("by trick")
                 return self.enter(event)
-        for lab, v in self.rows():
+        for _lab, v in self.rows():
             if isinstance(v, tuple) and event in v[1]:
                 # A "..." row: its menu may list kinds first, then who.
                 self.choose(v)
@@ -245,7 +244,6 @@ class Driver:
 
     def new_game(self, variant, options=None, players=None, dealer=0):
         # Set up a game through the menus (home -> new game -> ...).
-        from bower.screens import VARIANT_LABELS
         self.choose("new")
         if self.top().title == "New game?":
             self.choose("yes")      # leave the game in progress

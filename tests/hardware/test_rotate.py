@@ -151,7 +151,8 @@ def test_rotate_0_and_180_are_accepted(value):
 def test_other_rotations_are_refused_with_the_reason(value):
     cfg = copy.deepcopy(boardcfg.DEFAULTS)
     cfg["display"]["rotate"] = value
-    with pytest.raises(ValueError, match=r"display\.rotate must be 0 or 180 .*got %s" % repr(value).replace(".", r"\.")):
+    pattern = r"display\.rotate must be 0 or 180 .*got %s" % repr(value).replace(".", r"\.")
+    with pytest.raises(ValueError, match=pattern):
         boardcfg.validate(cfg)
 
 

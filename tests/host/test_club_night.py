@@ -251,7 +251,7 @@ def test_round_must_fit_the_night(lib, change, why):
 
 
 def test_not_a_player_refused(lib):
-    night = make_night(lib)
+    make_night(lib)
     raw = bot_round(club(), ["Ann", "Bob", "Cy", "Zed"], 1, "table01", "k")
     with pytest.raises(cn.ClubError, match="Zed is not a player"):
         cn.attach_file(lib, raw, "x.log")
@@ -467,7 +467,7 @@ def test_web_concurrent_requests_and_live_update(served):
     with ThreadPoolExecutor(32) as pool:
         got = list(pool.map(get, urls))
     assert all(s == 200 for s, _ in got)
-    for (s, body), url in zip(got, urls):
+    for (_, body), url in zip(got, urls):
         if url.endswith(".json"):
             assert json.loads(body) == json.loads(json.dumps(want))
     page = got[0][1].decode()

@@ -30,7 +30,8 @@ def test_a_demo_game_is_in_the_library_for_every_library_command(bower, tmp_path
     rc, out, err = bower("export", "--db", db)
     assert rc == 0 and len(list(csv.DictReader(io.StringIO(out)))) == hands, err
     rc, stats, err = bower("stats", "--db", db)
-    assert rc == 0 and all(re.search(rf"^{n}\s+Classic Euchre\s+1\b", stats, flags=re.M) for n in "Ann Bob Cy Di".split())
+    assert rc == 0 and all(re.search(rf"^{n}\s+Classic Euchre\s+1\b", stats, flags=re.M)
+                           for n in "Ann Bob Cy Di".split())
     rc, out, err = bower("plot", "1", "--db", db, "-o", tmp_path / "demo.png")
     assert rc == 0 and (tmp_path / "demo.png").stat().st_size > 1000, err
 

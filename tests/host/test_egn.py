@@ -413,7 +413,8 @@ def test_table_mode_has_bids_and_results_but_no_plays(kit):
                                                 "Ann & Cy +1", "[Bower] events: up H; pass; order; tricks 3"]}
     assert bids[2]["callAnnotations"] == {"7": ["[Bower] events: redeal; up C; " + "pass; " * 7 + "pass"]}
     assert bids[3]["callAnnotations"]["0"] == ["Result entered at the table: Ann & Cy took 5 tricks "
-                                               "(lone march); Ann & Cy +4", "[Bower] events: up D; order alone; claim 0"]
+                                               "(lone march); Ann & Cy +4",
+                                               "[Bower] events: up D; order alone; claim 0"]
     assert bids[4]["callAnnotations"]["0"][0] == "Result entered at the table: Cy reneged; Bob & Di +2"
     assert "--table-results" in doc["metadata"]["description"]
     assert g.scores[:2] == [6, 2] and "score 6-2" in doc["metadata"]["description"]

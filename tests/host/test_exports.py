@@ -183,7 +183,7 @@ def test_egn_scoring_of_every_export_gives_bowers_score(exported, variant_games)
 def test_one_rule_set_one_ruleset(exported):
     # The ruleset is the rules', never what happened in a game.
     by_opts = {}
-    for opts, g, doc in exported:
+    for opts, _g, doc in exported:
         by_opts.setdefault(json.dumps(opts, sort_keys=True), set()).add(json.dumps(doc["metadata"]["ruleset"],
                                                                                    sort_keys=True))
     assert all(len(v) == 1 for v in by_opts.values())
@@ -193,7 +193,7 @@ def test_one_rule_set_one_ruleset(exported):
 
 def test_exchanges_as_egn_means_them(exported):
     farmers = best = 0
-    for opts, g, doc in exported:
+    for _opts, _g, doc in exported:
         for d in doc["deals"]:
             bid = d["phases"][0]
             hands = d["initialState"]["playerCards"]
@@ -408,7 +408,7 @@ def test_bad_files_are_one_line_errors_and_store_nothing(bower, tmp_path, varian
     lines = err.splitlines()
     assert len(lines) == len(files) + 1 and "Traceback" not in err
     for name in files:
-        assert sum(l.startswith(f"bower: {tmp_path / name}: ") for l in lines) == 1, name
+        assert sum(ln.startswith(f"bower: {tmp_path / name}: ") for ln in lines) == 1, name
     assert "the replay scores" in err and "finalScore" in err
     with Library(db) as lib:
         assert lib.count() == 0                            # nothing half-stored

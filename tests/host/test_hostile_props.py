@@ -122,7 +122,7 @@ def test_a_hostile_device_never_causes_a_traceback_or_a_lost_game(tmp_path_facto
                 rc, out, err = bower("sync", "--port", dev.port, "--db", p, "--quiet", "--timeout", "0.3")
             with Library(p) as lib:
                 have = {g["game_key"]: g for g in lib.games() if g["device"] == DEVICE}
-            for gid, raw, size, expect in built:
+            for gid, raw, _size, expect in built:
                 g = have.get(gid)
                 if expect == "stored":
                     assert g is not None and g["log"].encode() == raw, (gid, out)

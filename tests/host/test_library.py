@@ -27,7 +27,7 @@ def test_games_lists_every_game(bower, filled_db, variant_logs):
     rc, out, err = bower("games", "--db", filled_db)
     assert rc == 0, err
     for (variant, mode), x in variant_logs.items():
-        line = next(l for l in out.splitlines() if x.ref in l)
+        line = next(ln for ln in out.splitlines() if x.ref in ln)
         assert Rules(variant).title in line and mode in line
         assert line.rstrip().endswith(" " + str(x.game.hand_no - 1))        # hands
         winners = " & ".join(x.game.winner_names()) if variant in ("classic", "ultimate") \
@@ -55,7 +55,7 @@ def test_show_is_hand_by_hand(bower, filled_db, variant_logs):
     assert f"({x.ref}): Classic Euchre, cards mode" in out
     with Library(filled_db) as lib:
         hands = lib.hands(lib.find(x.ref)[0]["id"])
-    rows = [l.split() for l in out.splitlines() if l.strip()[:1].isdigit()]
+    rows = [ln.split() for ln in out.splitlines() if ln.strip()[:1].isdigit()]
     assert [int(r[0]) for r in rows] == [h["number"] for h in hands]
     names = x.game.players
     for r, h in zip(rows, hands):
@@ -236,7 +236,7 @@ def test_stats_on_a_tiny_dataset(bower, tiny_db):
 def test_stats_table_and_csv(bower, tiny_db):
     rc, out, _ = bower("stats", "--unfinished", "--db", tiny_db)
     assert rc == 0
-    bob = next(l for l in out.splitlines() if l.startswith("Bob") and "Classic" in l).split()
+    bob = next(ln for ln in out.splitlines() if ln.startswith("Bob") and "Classic" in ln).split()
     assert bob[3:] == ["2", "1", "4", "7", "1.75", "1", "1", "0", "1", "1", "1"]
     rc, out, _ = bower("stats", "--format", "csv", "--variant", "classic", "--unfinished", "--db", tiny_db)
     rows = list(csv.DictReader(io.StringIO(out)))
@@ -294,7 +294,7 @@ def test_five_handed_quick_entry_is_stored_and_exported(bower, db_path, kit, tmp
         assert lib.add_log(kit.log_bytes(g, "q1"), kit.DEVICE, "q1.log").status == "new"
     rc, out, err = bower("show", "q1", "--db", db_path)
     assert rc == 0, err
-    row = [l.split() for l in out.splitlines() if l.strip()[:1] == "1"][0]
+    row = [ln.split() for ln in out.splitlines() if ln.strip()[:1] == "1"][0]
     assert "Cy" in row and "Eve" in row and "4/5" in row
     out_file = tmp_path / "q.csv"
     assert bower("export", "--format", "csv", "-o", out_file, "--db", db_path)[0] == 0

@@ -131,7 +131,7 @@ def test_garbage_in_odd_pieces_never_raises_or_changes_anything():
     before = (dict(st.files), st.roster, st.clock_offset, dict(st.synced))
     seed = 12345
     junk = bytearray()
-    for i in range(3000):
+    for _i in range(3000):
         seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
         junk.append((seed >> 16) & 0xFF)
     junk += b"\n" + req("z", "ROSTER", "Eve")[:-3] + b"\x00\xff\n" + req("y", "HELLO", 1)

@@ -191,11 +191,13 @@ def cmd_standings(args) -> int:
 def standings_text(night: cn.Night, corr: list) -> str:
     rows = cs.standings(night)
     done = night.complete()
-    head = f"{night.name} ({night.key}): {'final standings' if done else f'standings, round {night.current_round()} of {night.rounds} playing'}"
+    state = "final standings" if done else f"standings, round {night.current_round()} of {night.rounds} playing"
+    head = f"{night.name} ({night.key}): {state}"
     lines = [head, "", f"{'place':>5}  {'player':<9}{'points':>7}{'rounds':>7}{'won':>5}{'loners':>7}{'euchres':>8}"]
     prev = None
     for r in rows:
-        place = "" if r["place"] == prev else f"{r['place']}{'=' if sum(x['place'] == r['place'] for x in rows) > 1 else ''}"
+        shared = sum(x["place"] == r["place"] for x in rows) > 1
+        place = "" if r["place"] == prev else f"{r['place']}{'=' if shared else ''}"
         prev = r["place"]
         lines.append(f"{place:>5}  {r['player']:<9}{r['points']:>7}{r['rounds']:>7}{r['won']:>5}{r['loners']:>7}"
                      f"{r['euchres']:>8}")

@@ -20,9 +20,11 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import sqlite3
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from euchre import log as elog
 
@@ -33,6 +35,13 @@ from bower_host.db import Library, decode, ensure_club_tables, replay
 
 MOVEMENTS = ("progressive", "fixed", "partners")
 NAME_RE = re.compile(r"[ -~]{1,8}\Z")       # the device's roster names: 1 to 8 printable ASCII
+
+
+class Reader(Protocol):
+    """What the reading functions need of a library: its connection (the
+    web board passes a read-only one without the Library around it)."""
+    conn: sqlite3.Connection
+    path: object
 
 
 class ClubError(Exception):
@@ -89,9 +98,10 @@ class Night:
         """Round ``rnd`` as its logs say it was played, once every table is complete."""
         want = self.tables_in(rnd) if self.movement != "progressive" else self.tables
         rows = [self.results.get((rnd, t)) for t in range(1, want + 1)]
-        if not all(r and r["complete"] for r in rows):
+        done = [r for r in rows if r and r["complete"]]
+        if len(done) < len(rows):
             return None
-        tables = tuple(tuple(self._numbers[n] for n in r["result"]["players"]) for r in rows)
+        tables = tuple(tuple(self._numbers[n] for n in r["result"]["players"]) for r in done)
         seated = {p for t in tables for p in t}
         return mv.Round(tables, tuple(p for p in self.order if p not in seated))
 
@@ -108,6 +118,8 @@ class Night:
             out = mv.first_round(self.order, self.tables)
         elif self.movement == "fixed":
             prev = self.seating(rnd - 1)
+            if prev is None:
+                return None
             out = mv.fixed(prev)
         else:
             prev = self.actual(rnd - 1)
@@ -200,7 +212,8 @@ def create_night(lib: Library, name: str, names: list, tables: int | None, movem
             raise ClubError(f"give --tables N (the {movement} movement seats four players at each)")
         if tables < 1 or n != 4 * tables:
             raise ClubError(f"the {movement} movement needs four players per table: {n} players cannot fill "
-                            f"{tables} table{'s' if tables != 1 else ''} of four (the partners movement takes any number, with byes)")
+                            f"{tables} table{'s' if tables != 1 else ''} of four "
+                            "(the partners movement takes any number, with byes)")
         rounds = rounds or 8
     if not 1 <= tables <= MAX_TABLES or not 1 <= rounds <= MAX_ROUNDS:
         raise ClubError(f"at most {MAX_TABLES} tables and {MAX_ROUNDS} rounds")
@@ -232,7 +245,7 @@ def nights(lib: Library) -> list:
     return [dict(r) for r in lib.conn.execute("SELECT * FROM club_nights ORDER BY created DESC, id DESC")]
 
 
-def load_night(lib: Library, ref: str | None = None) -> Night:
+def load_night(lib: Library | Reader, ref: str | None = None) -> Night:
     """The night ``ref`` names (its id, or its name), else the newest.
 
     :raises ClubError: no such night.
@@ -266,7 +279,7 @@ def _night_from(conn, row) -> Night:
                  row["hands"], row["minutes"], json.loads(row["scoring"]), row["seed"], players, results)
 
 
-def corrections(lib: Library, night: Night) -> list:
+def corrections(lib: Library | Reader, night: Night) -> list:
     rows = lib.conn.execute("SELECT * FROM club_corrections WHERE night_id = ? ORDER BY id", (night.id,))
     out = []
     for r in rows:
@@ -381,6 +394,8 @@ def _same(a: dict, b: dict) -> bool:
 
 def _time_up(header: dict, night: Night, clock) -> bool:
     t = header.get("started")
+    if night.minutes is None:
+        return False
     return type(t) is int and t > 0 and t + 60 * night.minutes <= clock()
 
 
@@ -420,9 +435,9 @@ def attach_file(lib: Library, raw: bytes, name: str, device: str | None = None, 
     r = lib.add_log(raw, str(dev), name)
     if r.status == "mismatch":
         raise ClubError(r.message.split(": ", 1)[-1])
-    if r.replay is None:
+    row = lib.game(r.game_id) if r.game_id is not None else None
+    if r.replay is None or row is None:
         raise ClubError(r.message)
-    row = lib.game(r.game_id)
     return attach_replay(lib, r.replay, row["device"], row["game_key"], r.game_id, "file", replace, closed, clock)
 
 
@@ -434,6 +449,8 @@ def attach_synced(lib: Library, added) -> str | None:
     if rp is None or added.game_id is None or "club" not in rp.header:
         return None
     row = lib.game(added.game_id)
+    if row is None:
+        return None
     try:
         return attach_replay(lib, rp, row["device"], row["game_key"], added.game_id, "sync").message
     except ClubError as e:

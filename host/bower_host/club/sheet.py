@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bower_host.club.movement import FIXED_SHIFT, SEATS
-from bower_host.club.night import Night
+from bower_host.club.night import ClubError, Night
 
 WIDTH = 64
 SEAT_NAMES = ("North", "East", "South", "West")
@@ -26,6 +26,8 @@ def _move_text(night: Night, table: int) -> list:
 
 def table_sheet(night: Night, rnd: int, table: int) -> str:
     plan = night.seating(rnd)
+    if plan is None:
+        raise ClubError(f"round {rnd}'s seating is not known yet (it follows round {rnd - 1}'s results)")
     seats = plan.tables[table - 1]
     names = [night.name_of(p) for p in seats]
     line = "-" * WIDTH
@@ -45,8 +47,8 @@ def table_sheet(night: Night, rnd: int, table: int) -> str:
         dealer = names[h % 4] if night.hands else ""
         out.append(f" {h + 1:>3}   {dealer:<10} {'____':>10}  {'____':>10}   {'____':>9}  {'____':>9}")
     out += [line,
-            f" Round total:  N/S ______   E/W ______     Loners: ______  Euchres: ______",
-            f" Result accepted by (a player of the other side): ____________",
+            " Round total:  N/S ______   E/W ______     Loners: ______  Euchres: ______",
+            " Result accepted by (a player of the other side): ____________",
             line]
     out += [" " + t for t in _move_text(night, table)]
     if plan.byes:

@@ -25,7 +25,7 @@ import os
 import sqlite3
 import threading
 from pathlib import Path
-from types import SimpleNamespace
+from dataclasses import dataclass
 
 from bower_host.club import night as cn
 from bower_host.club import standings as cs
@@ -50,7 +50,8 @@ th{border-bottom:3px solid #111} td.l,th.l{text-align:left} tr:nth-child(even) t
 _SCRIPT = """
 (function(){
  var every=%d*1000, polls=0;
- function esc(s){return String(s).replace(/[&<>"]/g,function(c){return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c];});}
+ function esc(s){return String(s).replace(/[&<>"]/g,function(c){
+   return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c];});}
  function draw(d){
   document.getElementById('status').textContent=d.status;
   document.getElementById('rows').innerHTML=d.rows;
@@ -69,6 +70,13 @@ _SCRIPT = """
 def _e(x) -> str:
     return html.escape(str(x))
 
+
+
+@dataclass
+class _ReadOnly:
+    """A read-only connection where the club functions want a library."""
+    conn: sqlite3.Connection
+    path: object
 
 class Board:
     """The night as the pages show it, rebuilt when the library changes."""
@@ -101,7 +109,7 @@ class Board:
             conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=10)
             conn.row_factory = sqlite3.Row
             try:
-                lib = SimpleNamespace(conn=conn, path=self.path)
+                lib = _ReadOnly(conn, self.path)
                 night = cn.load_night(lib, self.key)
                 corr = cn.corrections(lib, night)
             finally:
