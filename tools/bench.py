@@ -440,7 +440,8 @@ def bench_micropython(args):
     print("  new game (Rules + Game + first Hand): %s" % size(int(need(full, "game_created"))))
     print("  game state peak:                      %s" % size(peak))
     print("  at the end (after hand %d):            %s" % (hands, size(int(need(full, "game_final")))))
-    return {"mp_rates": mp_rates, "import_src": total_src, "import_mpy": total_mpy, "game_peak": peak}
+    return {"mp_rates": mp_rates, "import_src": total_src, "import_mpy": total_mpy, "game_peak": peak,
+            "session": session}
 
 
 def mpy_cross_version():
@@ -462,11 +463,14 @@ def summary(cp, mp, elapsed):
     classic = cp[("classic", False, 0)]
     line(classic >= TARGET_CLASSIC_HPS, "classic card-mode hands/s (CPython, ids)",
          "{:,.0f}/s".format(classic), ">= {:,}/s".format(TARGET_CLASSIC_HPS))
-    line(mp["import_src"] <= TARGET_IMPORT, "import euchre + euchre.logline from source (MPy)",
-         kb(mp["import_src"]), "<= %s (%s B)" % (kb(TARGET_IMPORT), "{:,}".format(TARGET_IMPORT)))
+    # The engine a device game loads: the package loads its modules on use,
+    # so the import alone says little; judged after a device-like game.
+    line(mp["session"] <= TARGET_IMPORT, "engine modules of a device game (MPy, source)",
+         kb(mp["session"]), "<= %s (%s B)" % (kb(TARGET_IMPORT), "{:,}".format(TARGET_IMPORT)))
     # (24 KB read as 24,000 B rather than 24 x 1,024: reported, not judged)
-    print("  %-4s  %-46s %13s   %s" % ("", "... the same in bytes", "{:,} B".format(mp["import_src"]),
-                                       "%s 24,000 B" % ("<=" if mp["import_src"] <= 24000 else ">")))
+    print("  %-4s  %-46s %13s   %s" % ("", "... the same in bytes", "{:,} B".format(mp["session"]),
+                                       "%s 24,000 B" % ("<=" if mp["session"] <= 24000 else ">")))
+    print("  info  %-46s %13s" % ("import euchre + euchre.logline alone (MPy)", kb(mp["import_src"])))
     line(mp["game_peak"] <= TARGET_GAME, "game state peak, 30-hand Five-Handed (MPy)",
          kb(mp["game_peak"]), "<= %s" % kb(TARGET_GAME))
     print("  info  %-46s %13s" % ("classic hands/s (CPython, text API)", "{:,.0f}/s".format(cp[("classic", True, 0)])))
