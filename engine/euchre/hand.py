@@ -657,7 +657,9 @@ def score_hand(h):
     # Points per seat for a finished hand and the reason, e.g.
     # ``([2, 0, 2, 0], "march")``.
     r = h.rules
-    s = r.score
+    # The variant's points (euchre.rules), by name.
+    (make, march, alone_make, alone_march, best_march, unpartnered_march,
+     euchre, defend_euchre, renege, renege_alone) = r.score
     n = h.n
     points = [0] * n
     o = h.renege
@@ -665,7 +667,7 @@ def score_hand(h):
         if r.renege == "side":
             # 002/004: 2 to the other side, 4 when either side played
             # alone; option: deduct from the guilty side instead.
-            v = s[9] if (h.alone or h.lone_defender >= 0) else s[8]
+            v = renege_alone if (h.alone or h.lone_defender >= 0) else renege
             if r.renege_deduct:
                 points[o] = points[(o + 2) % 4] = -v
             else:
@@ -673,7 +675,7 @@ def score_hand(h):
         else:
             # Five-Handed and Call-Your-Partner: the offender loses 2 (4 if
             # the bidder declared alone); nobody else scores.
-            points[o] = -(s[9] if h.alone else s[8])
+            points[o] = -(renege_alone if h.alone else renege)
         return points, "renege by seat %d" % o
     m = h.maker
     if r.teams:
@@ -688,21 +690,21 @@ def score_hand(h):
         for p in makers:
             scorers.remove(p)
         if h.lone_defender >= 0:
-            v, why = s[7], "euchred by a lone defender"  # 004
+            v, why = defend_euchre, "euchred by a lone defender"  # 004
         else:
-            v, why = s[6], "euchred"
+            v, why = euchre, "euchred"
     else:
         scorers = makers
         if t < r.hand_size:
-            v, why = (s[2], "made alone") if h.alone else (s[0], "made")
+            v, why = (alone_make, "made alone") if h.alone else (make, "made")
         elif h.alone == 2:
-            v, why = s[4], "lone march with partner's best"  # 003
+            v, why = best_march, "lone march with partner's best"  # 003
         elif h.alone:
-            v, why = s[3], "lone march"
-        elif s[5] and len(makers) == 1:
-            v, why = s[5], "march without a partner"  # 000, 001
+            v, why = alone_march, "lone march"
+        elif unpartnered_march and len(makers) == 1:
+            v, why = unpartnered_march, "march without a partner"  # 000, 001
         else:
-            v, why = s[1], "march"
+            v, why = march, "march"
     for p in scorers:
         # 000: "Only players who have taken tricks during the relevant hand
         # are eligible to receive points."

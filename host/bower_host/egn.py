@@ -136,7 +136,8 @@ def ruleset(rules: Rules) -> dict:
     rs["std"] = bool(rules.std)
     # EGN has one loner_march_score. Under partner's best (003) the lone
     # march the rule is about is the one with the partner's card: 3.
-    march = rules.score[4] if rules.options.get("partners_best") else rules.score[3]
+    _, _, _, alone_march, best_march, *_ = rules.score   # euchre.rules' score table
+    march = best_march if rules.options.get("partners_best") else alone_march
     if march != 4:
         rs["loner_march_score"] = march
     return rs
