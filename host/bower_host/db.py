@@ -125,9 +125,23 @@ _V1 = [
 # line; ``damaged`` says which line and why (NULL for an intact log).
 _V2 = ["ALTER TABLE games ADD COLUMN damaged TEXT"]
 
+
+
+def _v3(conn: sqlite3.Connection) -> None:
+    # Version 3: the seat that reneged is a column (``renege``), not words
+    # to read out of ``reason``. Hands stored before it get it from their
+    # reason once, here ("renege by seat 2"); new hands from the engine.
+    conn.execute("ALTER TABLE hands ADD COLUMN renege INTEGER")
+    for gid, number, reason in conn.execute(
+            "SELECT game_id, number, reason FROM hands WHERE outcome = 'renege'").fetchall():
+        seat = str(reason).rsplit(" ", 1)[-1]
+        if seat.isdigit():
+            conn.execute("UPDATE hands SET renege = ? WHERE game_id = ? AND number = ?", (int(seat), gid, number))
+
+
 # MIGRATIONS[i] takes the schema from version i to i + 1: a list of SQL
 # statements, or a callable taking the connection. Append, never edit.
-MIGRATIONS: list = [_V1, _V2]
+MIGRATIONS: list = [_V1, _V2, _v3]
 
 #: Every table and column this code reads; a library lacking one is damaged.
 SCHEMA = {
@@ -136,7 +150,7 @@ SCHEMA = {
               "log", "dropped", "synced_at", "damaged"),
     "hands": ("game_id", "number", "dealer", "upcard", "up_suit", "maker", "trump", "alone", "lone_defender",
               "partner_card", "partner", "tricks", "points", "maker_tricks", "outcome", "reason", "result",
-              "scores"),
+              "scores", "renege"),
     "players": ("game_id", "seat", "name"),
 }
 
@@ -373,6 +387,7 @@ def hand_row(rec: HandRecord) -> dict:
         "points": list(h.points or [0] * h.n),
         "maker_tricks": maker_tricks,
         "outcome": outcome,
+        "renege": h.renege if scored and h.renege >= 0 else None,
         "reason": h.reason,
         "result": RESULT_NAMES[h.result],
         "scores": list(rec.scores),
@@ -402,7 +417,7 @@ _GAME_COLS = ("device, game_key, source_name, variant, options, players, mode, f
               "finished, result, winners, scores, hands, events, raw_sha256, raw_path, log, dropped, synced_at, "
               "damaged")
 _HAND_COLS = ("game_id, number, dealer, upcard, up_suit, maker, trump, alone, lone_defender, partner_card, "
-              "partner, tricks, points, maker_tricks, outcome, reason, result, scores")
+              "partner, tricks, points, maker_tricks, outcome, renege, reason, result, scores")
 _JSON_HAND = ("tricks", "points", "scores")
 _JSON_GAME = ("options", "players", "winners", "scores")
 
@@ -644,7 +659,8 @@ class Library:
                 r = hand_row(rec)
                 r["game_id"] = gid
                 rows.append([json.dumps(r[k]) if k in _JSON_HAND else r[k] for k in _HAND_COLS.split(", ")])
-            c.executemany(f"INSERT INTO hands ({_HAND_COLS}) VALUES ({', '.join('?' * 18)})", rows)
+            c.executemany(f"INSERT INTO hands ({_HAND_COLS}) VALUES ({', '.join('?' * len(_HAND_COLS.split(', ')))})",
+                          rows)
         return gid
 
     # ----- reading ---------------------------------------------------------------
@@ -788,7 +804,8 @@ def _hand_problem(h: dict, n: int) -> str | None:
     checks = (
         ("number", type(h["number"]) is int), ("dealer", type(h["dealer"]) is int and 0 <= h["dealer"] < n),
         ("maker", _seat_or_none(h["maker"], n)), ("lone_defender", _seat_or_none(h["lone_defender"], n)),
-        ("partner", _seat_or_none(h["partner"], n)), ("alone", h["alone"] in (0, 1, 2)),
+        ("partner", _seat_or_none(h["partner"], n)), ("renege", _seat_or_none(h["renege"], n)),
+        ("alone", h["alone"] in (0, 1, 2)),
         ("tricks", _ints(h["tricks"], n)), ("points", _ints(h["points"], n)), ("scores", _ints(h["scores"], n)),
         ("maker_tricks", h["maker_tricks"] is None or type(h["maker_tricks"]) is int),
         ("cards", all(_text_or_none(h[k]) for k in ("upcard", "up_suit", "trump", "partner_card", "outcome"))),

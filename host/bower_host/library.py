@@ -185,9 +185,8 @@ def _tricks_text(g, h) -> str:
 
 
 def _note(g, h) -> str:
-    if h["outcome"] == "renege":
-        seat = h["reason"].rsplit(" ", 1)[-1]
-        return f"renege by {_seat(g, int(seat))}" if seat.isdigit() else h["reason"]
+    if h["outcome"] == "renege" and h["renege"] is not None:
+        return f"renege by {_seat(g, h['renege'])}"
     return h["reason"]
 
 

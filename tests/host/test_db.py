@@ -336,7 +336,7 @@ def test_empty_file_and_v0_database_migrate_to_current(tmp_path):
             assert lib.count() == 0
             tables = {r[0] for r in lib.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             assert {"games", "hands", "players"} <= tables
-        assert _version(p) == db.schema_version() == 2
+        assert _version(p) == db.schema_version() == 3
 
 
 def test_newer_database_is_refused_untouched(tmp_path):
@@ -346,7 +346,7 @@ def test_newer_database_is_refused_untouched(tmp_path):
     c.execute("PRAGMA user_version = 7")
     c.commit()
     c.close()
-    with pytest.raises(LibraryError, match=r"schema version 7, newer than this bower knows \(2\)"):
+    with pytest.raises(LibraryError, match=r"schema version 7, newer than this bower knows \(3\)"):
         Library(p)
     assert _version(p) == 7
 
@@ -364,7 +364,7 @@ def test_next_migration_applies_to_a_stored_library(db_path, kit, monkeypatch):
     with Library(db_path) as lib:
         g = lib.game(gid)
         assert g["venue"] == "club" and g["game_key"] == "m1" and len(lib.hands(gid)) == g["hands"]
-    assert _version(db_path) == db.schema_version() == 3
+    assert _version(db_path) == db.schema_version() == 4
 
 
 def test_failed_migration_rolls_back(db_path, monkeypatch):
@@ -373,7 +373,7 @@ def test_failed_migration_rolls_back(db_path, monkeypatch):
                                                              "THIS IS NOT SQL"]])
     with pytest.raises(LibraryError):
         Library(db_path)
-    assert _version(db_path) == 2
+    assert _version(db_path) == 3
     c = sqlite3.connect(db_path)
     cols = [r[1] for r in c.execute("PRAGMA table_info(games)")]
     c.close()
@@ -388,3 +388,32 @@ def test_json_columns_are_json(lib, variant_logs):
     assert json.loads(raw_row["players"]) == x.game.players
     assert json.loads(raw_row["scores"]) == x.game.scores
     assert json.loads(raw_row["winners"]) == list(x.game.result[0])
+
+
+def test_a_renege_seat_is_a_column_and_old_libraries_get_it(db_path, capsys):
+    # Version 3: the seat that reneged is stored as a number (the library
+    # no longer reads it out of the engine's words); hands stored by version
+    # 2 get it from their reason when the library is migrated.
+    from euchre import Game, Rules
+    from euchre import log as elog
+    g = Game(Rules("classic"), ["A", "B", "C", "D"], dealer=0)
+    for e in ("up H", "order", "renege 3"):
+        g.apply(e)
+    raw = elog.dumps(g, extra={"id": "r1", "device": DEV}).encode()
+    with Library(db_path) as lib:
+        gid = lib.add_log(raw, DEV, "r1.log").game_id
+        [h] = lib.hands(gid)
+        assert (h["outcome"], h["renege"]) == ("renege", 3)
+    # The same hand as version 2 stored it: no column; migrating fills it in.
+    c = sqlite3.connect(db_path)
+    c.execute("ALTER TABLE hands DROP COLUMN renege")
+    c.execute("PRAGMA user_version = 2")
+    c.commit()
+    c.close()
+    with Library(db_path) as lib:
+        [h] = lib.hands(gid)
+        assert (h["outcome"], h["renege"]) == ("renege", 3)
+    assert _version(db_path) == 3
+    from bower_host import cli
+    assert cli.main(["show", str(gid), "--db", str(db_path)]) == 0
+    assert "renege by D" in capsys.readouterr().out
