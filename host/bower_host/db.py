@@ -176,7 +176,7 @@ def migrate(conn: sqlite3.Connection) -> int:
             f"({known}): upgrade bower to use it (the file was left untouched)")
     for v in range(found, known):
         step = MIGRATIONS[v]
-        with _transaction(conn):
+        with transaction(conn):
             if callable(step):
                 step(conn)
             else:
@@ -187,7 +187,7 @@ def migrate(conn: sqlite3.Connection) -> int:
 
 
 @contextmanager
-def _transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield conn
@@ -643,7 +643,7 @@ class Library:
         vals = [json.dumps(game[c]) if c in _JSON_GAME and game[c] is not None else game[c]
                 for c in _GAME_COLS.split(", ")]
         c = self.conn
-        with _transaction(c):
+        with transaction(c):
             if gid is None:
                 cur = c.execute(f"INSERT INTO games ({_GAME_COLS}) VALUES ({', '.join('?' * len(vals))})", vals)
                 gid = int(cur.lastrowid or 0)   # set by every INSERT
@@ -1022,6 +1022,6 @@ def ensure_club_tables(conn: sqlite3.Connection) -> None:
     have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if all(sql.split()[5] in have for sql in CLUB_TABLES):
         return
-    with _transaction(conn):
+    with transaction(conn):
         for sql in CLUB_TABLES:
             conn.execute(sql)

@@ -15,8 +15,6 @@ import os
 import re
 import shutil
 import subprocess
-import threading
-import time
 
 import pytest
 
@@ -36,7 +34,7 @@ if CHROMIUM is None:
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
-    from bower_host.club.web import server
+    from clubboard import serving
     tmp = tmp_path_factory.mktemp("club")
     db = tmp / "b.sqlite3"
     with Library(db) as lib:
@@ -49,16 +47,8 @@ def board(tmp_path_factory):
                     continue                            # table 4 still playing
                 cn.attach_file(lib, raw, f"r{rnd}-t{t}.log")
         night = cn.load_night(lib, "club")
-    srv = server(db, "club", "127.0.0.1", 0)
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    deadline = time.time() + 10
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.02)
-    port = srv.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}", night, tmp
-    srv.should_exit = True
-    th.join(5)
+    with serving(db, "club") as url:
+        yield url, night, tmp
 
 
 def chromium(tmp, *args) -> str:

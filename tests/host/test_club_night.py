@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import threading
-import time
 import urllib.request
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -434,7 +432,7 @@ def test_cli_night_from_new_to_standings(tmp_path, capsys, monkeypatch):
 
 @pytest.fixture
 def served(tmp_path):
-    from bower_host.club.web import server
+    from clubboard import serving
     logs = play_night(tmp_path, "fixed", NAMES12, 3, 2)
     db = tmp_path / "web.sqlite3"
     with Library(db) as lib:
@@ -442,16 +440,8 @@ def served(tmp_path):
                         scoring={"loner": 5, "set_loner": 3, "renege": 2})
         for i, raw in enumerate(logs):
             cn.attach_file(lib, raw, f"{i}.log")
-    srv = server(db, "fri", "127.0.0.1", 0)
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    deadline = time.time() + 10
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.02)
-    port = srv.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}", db
-    srv.should_exit = True
-    th.join(5)
+    with serving(db, "fri") as url:
+        yield url, db
 
 
 def get(url):

@@ -22,7 +22,6 @@ import re
 import secrets
 import sqlite3
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -31,7 +30,7 @@ from euchre import log as elog
 from bower_host.club import movement as mv
 from bower_host.club.roundlog import NIGHT_KEY, MAX_ROUNDS, MAX_TABLES, RoundError, check_scoring, club_of, \
     round_result
-from bower_host.db import Library, decode, ensure_club_tables, replay
+from bower_host.db import Library, decode, ensure_club_tables, replay, transaction
 
 MOVEMENTS = ("progressive", "fixed", "partners")
 NAME_RE = re.compile(r"[ -~]{1,8}\Z")       # the device's roster names: 1 to 8 printable ASCII
@@ -147,17 +146,6 @@ class Night:
 
 # ----- making and loading nights ------------------------------------------------------
 
-@contextmanager
-def _tx(conn):
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-
-
 def _slug(name: str) -> str:
     s = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:20].strip("-")
     return s or "night"
@@ -229,7 +217,7 @@ def create_night(lib: Library, name: str, names: list, tables: int | None, movem
     ensure_club_tables(conn)
     if conn.execute("SELECT 1 FROM club_nights WHERE key = ?", (key,)).fetchone():
         raise ClubError(f"the library already has a club night {key}")
-    with _tx(conn):
+    with transaction(conn):
         cur = conn.execute(
             "INSERT INTO club_nights (key, name, created, tables, rounds, movement, hands, minutes, scoring, seed) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -369,7 +357,7 @@ def attach_replay(lib: Library, rp, device: str, game_key: str, game_id: int | N
                            f"{_result_text(names, new)}: give --replace to correct it")
     else:
         status = "replaced"
-    with _tx(conn):
+    with transaction(conn):
         if old is not None and (status == "replaced" or old["complete"]):
             conn.execute("INSERT INTO club_corrections (night_id, round, table_no, at, kind, old_game, new_game, "
                          "old_result, new_result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
