@@ -99,6 +99,18 @@ _PARAMS = {
 HORIZONTAL, VERTICAL, PAGE = 0, 1, 2
 
 
+
+class HostFs:
+    """The store's filesystem on the host: ``os`` plus ``open``, minus
+    ``os.sync`` (which would flush every disk of the machine per input).
+    ``Store(root, fs=HostFs())`` (the simulator and the tests)."""
+
+    open = staticmethod(open)
+    sync = None
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
 class SSD1306Model:
     """An SSD1306 (128x64) on I2C: decodes what the bus carries into ``gddram``.
 

@@ -56,17 +56,6 @@ def default_flash_dir() -> str:
     return os.path.join(user_data_dir("bower"), "sim-flash")
 
 
-class _HostFs:
-    """The store's filesystem on the host: ``os`` and ``open``, without
-    ``os.sync`` (which would flush every disk of the machine per input)."""
-
-    open = staticmethod(open)
-    sync = None
-
-    def __getattr__(self, name):
-        return getattr(os, name)
-
-
 def device_id(flash_dir: str) -> str:
     """The simulated board's id: made once per flash directory and kept there.
 
@@ -101,7 +90,7 @@ class Device:
         self.bus = devicesim.FakeI2C()
         self.driver = ssd1306.SSD1306_I2C(128, 64, self.bus, 0x3C)
         self.display = Display(self.driver)
-        self.store = Store(flash_dir, fs=_HostFs(), device=self.id)
+        self.store = Store(flash_dir, fs=devicesim.HostFs(), device=self.id)
         self.info = {"version": _firmware_version(), "device": self.id, "time": lambda: int(time.time())}
         self.start = time.monotonic()
         self.app = App(self.store, self.info, rand_below, self.now())
@@ -307,7 +296,7 @@ def unsynced_games(flash: str) -> list[str]:
     """Ids of the games on a simulated flash that no ``bower sync`` has stored yet."""
     if not os.path.isdir(os.path.join(flash, "games")):
         return []
-    store = Store(flash, fs=_HostFs(), device=device_id(flash))
+    store = Store(flash, fs=devicesim.HostFs(), device=device_id(flash))
     return [g["id"] for g in store.games() if not g["synced"]]
 
 

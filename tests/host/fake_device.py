@@ -29,22 +29,12 @@ import tty
 
 from bower.link import Link
 from bower.store import Store
+from bower_host.devicesim import HostFs
 from euchre import Game, Rules
 
 BANNER = (b"MicroPython v1.27.0 on 2025-12-09; Raspberry Pi Pico with RP2040\r\n"
           b'Type "help()" for more information.\r\n>>> ')
 SKIP = ("redeal", "renege", "acenoface", "ninetens", "throwin")
-
-
-class HostFs:
-    """The store's filesystem on the host: ``os`` plus ``open``, minus
-    ``os.sync`` (which would flush every disk of the machine per input)."""
-
-    open = staticmethod(open)
-    sync = None
-
-    def __getattr__(self, name):
-        return getattr(os, name)
 
 
 def random_table_game(variant: str = "classic", seed: int = 1, players=None, dealer: int = 0,
