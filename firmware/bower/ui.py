@@ -220,8 +220,7 @@ class App:
         # of them written in one append, as one input.
         if not self.commit():
             return
-        from euchre.hand import IllegalAction
-        from euchre.actions import action_name
+        from euchre.actions import IllegalAction, action_name  # loaded with the game
         g = self.game
         hand_no = g.hand_no
         phase = g.hand.phase
@@ -242,7 +241,7 @@ class App:
         # frame, see later) write the input to flash.
         if not self.commit():
             return
-        from euchre.hand import IllegalAction
+        from euchre.actions import IllegalAction
         g = self.game
         hand_no = g.hand_no
         try:
@@ -263,7 +262,7 @@ class App:
         # Take back the last input (long BACK), down to the game's start.
         if not self.commit():
             return
-        from euchre.hand import IllegalAction
+        from euchre.actions import IllegalAction
         k = self.acked
         g = self.game
         try:
