@@ -255,7 +255,7 @@ def compile_tree(root: Path, build: Path, arch: str) -> list[Item]:
     return items
 
 
-def board_ok(board: Path, checker: Path) -> bytes:
+def board_ok(board: Path, checker: Path, cfg: dict | None = None) -> bytes:
     """/board.ok: the board file as checked here, so the device need not check it again.
 
     ``{"crc": [CRC-32 of board.json, of the compiled checker boardcfg.mpy],
@@ -263,12 +263,13 @@ def board_ok(board: Path, checker: Path) -> bytes:
     uses ``cfg`` only while both CRCs still match its own files; a board.json
     edited on the device, or new firmware, is checked again at boot.
     """
-    cfg = check_board(board)
+    if cfg is None:
+        cfg = check_board(board)
     crc = [zlib.crc32(board.read_bytes()), zlib.crc32(checker.read_bytes())]
     return json.dumps({"crc": crc, "cfg": cfg}, sort_keys=True, separators=(",", ":")).encode()
 
 
-def build_items(root: Path, build: Path, arch: str, board: Path) -> list[Item]:
+def build_items(root: Path, build: Path, arch: str, board: Path, cfg: dict | None = None) -> list[Item]:
     """Everything that goes on the device, in copy order (main.py last)."""
     items = compile_tree(root, build, arch)
     main = root / "firmware" / "main.py"
@@ -276,7 +277,7 @@ def build_items(root: Path, build: Path, arch: str, board: Path) -> list[Item]:
         raise DeployError(f"{main} is missing")
     items.append(Item("/board.json", board, sha256_file(board), board.stat().st_size, "board"))
     ok = build / "board.ok"
-    ok.write_bytes(board_ok(board, build / "lib" / "bower" / "boardcfg.mpy"))
+    ok.write_bytes(board_ok(board, build / "lib" / "bower" / "boardcfg.mpy", cfg))
     items.append(Item("/board.ok", ok, sha256_file(ok), ok.stat().st_size, "board"))
     items.append(Item("/main.py", main, sha256_file(main), main.stat().st_size, "main"))
     return items
@@ -518,7 +519,7 @@ def deploy(device=None, *, root: Path | None = None, board: Path | None = None, 
     cfg = check_board(board)
     arch = arch or BOARD_ARCH[cfg["board"]]
     build = Path(build) if build else root / "build" / "deploy" / arch
-    items = build_items(root, build, arch, board)
+    items = build_items(root, build, arch, board, cfg)
 
     totals: dict[str, int] = {}
     for it in items:
