@@ -77,6 +77,7 @@ TWOS = 21
 ACENOFACE = 22
 NINETENS = 23
 NOTRICK = 24
+ACCEPT = 25       # a club round's result accepted (a game-level action)
 
 NOBODY = 63      # arg for "defend none" / "reveal none"
 NOSUIT = 4       # arg for "order" without a suit
@@ -87,11 +88,11 @@ TURN_CARD = 2    # ... card mode, the chance outcome
 _WORDS = ("", "pass", "order", "call", "name", "turn", "alone", "partner",
           "discard", "give", "defend", "throwin", "won", "claim", "renege",
           "reveal", "tricks", "redeal", "up", "deal", "farmers", "twos",
-          "acenoface", "ninetens", "notrick")
+          "acenoface", "ninetens", "notrick", "accept")
 # The argument each kind takes: - card played, n none, o [suit] [alone
 # [best]], c suit [alone [best]], s suit, t turn, k card, p seat or none,
 # i count, u suit or card, d dealt cards, m seats (a bit mask).
-_ARGS = "-nocstnkkkppppppinudppppm"
+_ARGS = "-nocstnkkkppppppinudppppmn"
 _HOW = ("", " alone", " alone best")
 
 

@@ -691,6 +691,8 @@ def score_hand(h):
             scorers.remove(p)
         if h.lone_defender >= 0:
             v, why = defend_euchre, "euchred by a lone defender"  # 004
+        elif h.alone and r.set_loner:
+            v, why = r.set_loner, "euchred"   # a club night's set loner
         else:
             v, why = euchre, "euchred"
     else:

@@ -17,6 +17,10 @@ OPTION_LABELS = {
     "four_eights": "All four 8s",
     "alternate_ending": "Alternate ending",
     "play_on": "Play on to a lead",
+    "round_hands": "Club round: hands",
+    "lone_march": "Club: lone march",
+    "set_loner": "Club: set loner",
+    "renege_points": "Club: renege",
 }
 
 VALUE_LABELS = {
