@@ -142,6 +142,38 @@ def set_roster(st, names):
     st.roster = r
 
 
+# ----- a club round's setup (bower.clubsetup) ------------------------------------
+
+def has_club(st):
+    try:
+        st.fs.stat(st._c)
+        return True
+    except OSError:
+        return False
+
+
+def club(st):
+    # The pushed round setup, or None (none, or a damaged file).
+    try:
+        from bower.clubsetup import check
+        return check(st._rec(st._c))
+    except (ValueError, AttributeError):
+        return None
+
+
+def set_club(st, d):
+    # Keep ``d`` (None: remove the setup). Nothing changes if it fails.
+    # :raises ValueError: not a valid setup; OSError: not written.
+    if d is None:
+        try:
+            st.fs.remove(st._c)
+        except OSError:
+            pass
+        return
+    from bower.clubsetup import check
+    _room(st, st._rec, st._c, check(d))
+
+
 # ----- games -----------------------------------------------------------------
 
 def _cur(st):
@@ -172,6 +204,9 @@ def new_game(st, game, started=0):
     _room(st, _save, st, None, None, None, st._next + 1)
     st._next += 1
     h = header_payload(game)
+    c = getattr(game, "club", None)
+    if c:
+        h["club"] = c   # a club round (bower.club)
     h["id"] = gid
     h["device"] = st.device
     h["started"] = started
@@ -322,7 +357,10 @@ def _load(st, gid, ck):
     from euchre.game import game_from_header  # the engine: not needed to boot to home
     with st._o(st._g + gid + ".log", "rb") as f:
         b = f.readline()
-        game = game_from_header(decode_line(b.decode(), 1))
+        hd = decode_line(b.decode(), 1)
+        game = game_from_header(hd)
+        if "club" in hd:
+            game.club = hd["club"]  # pyright: ignore[reportAttributeAccessIssue]  (a club round: bower.club)
         z, n, ok = len(b), 1, 0
         try:
             c, o, m = ck

@@ -6,6 +6,8 @@ from bower.menu import Menu
 
 def home(app):
     items = [("New game", "new"), ("Settings", "settings"), ("About", "about")]
+    if app.store.has_club():
+        items.insert(1, ("Club round", "club"))   # one was pushed (bower.club)
     if app.game is not None and not app.game.result:
         items.insert(0, ("Continue game", "continue"))
     return Menu("Bower", items, _pick)

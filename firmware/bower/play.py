@@ -23,7 +23,7 @@ _DECLARE = {"farmers": "farmers", "twos": "2s & 3s", "acenoface": "ace no face",
 def game_screen(app):
     g = app.game
     if g.result:
-        return GameOver()
+        return GameOver()   # (a club round's end: bower.club, see App.show_game)
     h = g.hand
     if h.events == 0 and g.hand_no > 1 and app.acked != g.hand_no:
         return HandOver()
@@ -146,7 +146,10 @@ def _up(app, g, h):
     else:
         items.append(("other...", ("up", other)))
     name = _name(g, h.dealer)
-    return gfx.fit("H%d %s deals" % (g.hand_no, name), name + " deals"), info, items, 0
+    n = "%d" % g.hand_no
+    if 0 < r.round_hands < 99:
+        n = "%d/%d" % (g.counted + 1, r.round_hands)   # a club round's hand of its N
+    return gfx.fit("H%s %s deals" % (n, name), name + " deals"), info, items, 0
 
 
 def _up_label(h):

@@ -162,6 +162,25 @@ def _run(lk, tag, cmd, a):
         off = t - int(lk.clock())
         st.set_clock_offset(off)
         return _ok(lk, tag, "%d" % off)
+    if cmd == "CLUB" and n in (1, 18):
+        # A club round's setup (bower.club; host/CLUB.md): night table round
+        # tables movement hands minutes loner set_loner renege, the next
+        # round's table of each seat (0: not known), four quoted names.
+        # "CLUB -": none.
+        d = None
+        if n == 18:
+            v = [_num(x) for x in a[1:4] + a[5:14]]
+            d = {"night": a[0], "table": v[0], "round": v[1], "tables": v[2], "move": a[4],
+                 "hands": v[3], "minutes": v[4],
+                 "scoring": {"loner": v[5], "set_loner": v[6], "renege": v[7]},
+                 "next": v[8:12], "players": [_unquote(w) for w in a[14:]]}
+        elif a[0] != "-":
+            raise _Fail("badargs", "CLUB - clears")
+        try:
+            st.set_club(d)
+        except ValueError as e:
+            raise _Fail("badargs", "club round " + (e.args[0] if e.args else "refused"))
+        return _ok(lk, tag, "")
     if cmd == "DAMAGED" and n == 2:
         # The host stored this game only up to a corrupt line: the device
         # says so on its screen (App.tick shows a new warning).
@@ -172,7 +191,7 @@ def _run(lk, tag, cmd, a):
             raise _Fail("badid", "no game " + a[0][:16])
         st.warnings.append("%s line %d corrupt: synced up to it" % (a[0], k))
         return _ok(lk, tag, "")
-    if cmd in ("GET", "HELLO", "LIST", "SYNCED", "CLOCK", "DAMAGED"):
+    if cmd in ("GET", "HELLO", "LIST", "SYNCED", "CLOCK", "DAMAGED", "CLUB"):
         raise _Fail("badargs", "wrong number of arguments")
     raise _Fail("unknown", "unknown command " + cmd[:16])
 

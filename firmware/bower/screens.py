@@ -15,7 +15,9 @@ SHORT = {"winning_score": "Play to", "std": "Stick dealer", "canadian": "Canadia
          "farmers_nines_only": "Farmers 9s", "farmers_no_call": "Farm no call",
          "partners_best": "Partner best", "ace_no_face": "Ace no face", "joker": "Joker",
          "renege_deduct": "Renege -pts", "jokers": "Jokers as 2s", "four_eights": "Four 8s",
-         "alternate_ending": "Alt ending", "play_on": "Play on"}
+         "alternate_ending": "Alt ending", "play_on": "Play on",
+         "round_hands": "Round hands", "lone_march": "Lone march", "set_loner": "Set loner",
+         "renege_points": "Renege pts"}
 _VALUE = {True: "on", False: "off", "LEFT_OF_DEALER": "dlr", "LEFT_OF_LONER": "lnr"}
 _TARGETS = (5, 7, 10, 11, 15, 21, 25, 32, 35, 50)
 BRIGHTNESS = (16, 64, 128, 255)
@@ -72,6 +74,8 @@ def home_pick(app, v):
             new_game(app)
     elif v == "settings":
         app.push(settings(app))
+    elif v == "club":
+        app.club_round()
     else:
         app.push(about(app))
 
@@ -158,7 +162,11 @@ _HELP = {"next": "Choose players, then dealer",
          "jokers": "Jokers in place of 2\x13 and 2\x12",
          "four_eights": "Deck with all four 8s",
          "alternate_ending": "First to reach target ends game",
-         "play_on": "Ties at target: keep playing"}
+         "play_on": "Ties at target: keep playing",
+         "round_hands": "Club round: hands to play",
+         "lone_march": "Club: points for a lone march",
+         "set_loner": "Club: points for euchring a loner",
+         "renege_points": "Club: points for a renege"}
 
 
 def _option_pick(app, k):
@@ -321,6 +329,9 @@ def _record_start(app, game):
 def game_menu(app):
     items = [("Back to game", "game"), ("Scores", "scores"), ("Rules", "rules"),
              ("Undo last input", "undo"), ("Settings", "settings"), ("Home", "home")]
+    g = app.game
+    if (getattr(g, "club", None) or {}).get("minutes") and g.may_end_round():
+        items.insert(1, ("End round: time", "end"))   # a minutes round, between hands
     return Menu("Game menu", items, _game_menu_pick)
 
 
@@ -329,6 +340,8 @@ def _game_menu_pick(app, v):
         app.show_game()
     elif v == "scores":
         app.scores()
+    elif v == "end":
+        app.end_round()
     elif v == "rules":
         app.push(rules_view(app.game.rules))
     elif v == "undo":

@@ -31,7 +31,7 @@ from euchre.logline import encode_line, decode_line
 # archive loaded on first use and given back by ``trim``.
 _ARCHIVE = ("resume", "over", "new_game", "close", "ack", "acked", "load_full", "save_settings",
             "set_roster", "set_clock_offset", "games", "read", "mark_synced", "usage", "low_space",
-            "make_room", "unsynced", "_boot", "_trim", "_again")
+            "make_room", "unsynced", "_boot", "_trim", "_again", "club", "set_club", "has_club")
 
 
 class Store:
@@ -58,6 +58,7 @@ class Store:
         self._id = None
         r = root.rstrip("/")
         self._f = r + "/settings"
+        self._c = r + "/club"
         self._d = r + "/games"
         self._g = self._d + "/"
         self._boot(r)

@@ -201,10 +201,26 @@ class App:
 
     # ----- the game --------------------------------------------------------
 
+    def club_round(self):
+        # The pushed club round's menu (from home).
+        from bower.club import round_menu
+        self.setup = None
+        self.push(round_menu(self))
+
+    def end_round(self):
+        # A minutes round's time is up: its result, to end and accept it.
+        from bower.club import RoundOver
+        self.push(RoundOver(True))
+
     def show_game(self):
         # Rebuild the game screen from the game state (after any input).
-        from bower.play import game_screen
-        self.stack = [game_screen(self)]
+        g = self.game
+        if g.result and g.rules.round_hands:
+            from bower.club import RoundOver   # a club round's end
+            self.stack = [RoundOver()]
+        else:
+            from bower.play import game_screen
+            self.stack = [game_screen(self)]
         self.dirty = True
         # The menus outside the hand, the store's and the link's rarely used
         # parts are not needed while it is played: give their heap back

@@ -26,6 +26,17 @@ class MemStore:
         self.space_low = False
         self.open = False       # the game-over screen is up
         self.acks = {}          # game id -> hand whose result was acknowledged
+        self.club_setup = None  # a pushed club round (bower.club)
+
+    def has_club(self):
+        return self.club_setup is not None
+
+    def club(self):
+        return self.club_setup and dict(self.club_setup)
+
+    def set_club(self, d):
+        from bower.clubsetup import check
+        self.club_setup = d if d is None else dict(check(d))
 
     def save_settings(self, d):
         self.settings = dict(d)
@@ -61,6 +72,8 @@ class MemStore:
     def new_game(self, game, started=0):
         gid = "g%04d" % (len(self.logs) + 1)
         h = L.header_payload(game)
+        if getattr(game, "club", None):
+            h["club"] = game.club
         h["id"] = gid
         self.logs[gid] = [L.encode_line(h)]
         self.current = gid

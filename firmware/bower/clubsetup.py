@@ -1,0 +1,42 @@
+# A club round's setup as the link receives it and the store keeps it
+# (bower.club shows and starts it): the fields and their check. Imports
+# nothing of the app, so the store and the link may use it.
+
+SEATS = "NESW"
+MOVES = ("progressive", "fixed", "partners")
+_ID = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"   # a night id's characters
+
+
+def check(d):
+    # The setup if valid (see bower.protocol's CLUB for the fields).
+    # :raises ValueError: naming the field.
+    def num(k, lo, hi):
+        v = d.get(k)
+        if type(v) is not int or not lo <= v <= hi:
+            raise ValueError("%s: %r" % (k, v))
+        return v
+    night = d.get("night")
+    if not (isinstance(night, str) and 0 < len(night) <= 32 and not night.strip(_ID)):
+        raise ValueError("night: %r" % (night,))
+    num("table", 1, num("tables", 1, 64))
+    num("round", 1, 200)
+    if d.get("move") not in MOVES:
+        raise ValueError("movement: %r" % (d.get("move"),))
+    if (num("hands", 0, 99) == 0) == (num("minutes", 0, 99) == 0):
+        raise ValueError("either hands or minutes")
+    s = d.get("scoring")
+    if type(s) is not dict or s.get("loner") not in (4, 5) or s.get("set_loner") not in (2, 3, 4) \
+            or s.get("renege") not in (1, 2, 3, 4):
+        raise ValueError("scoring: %r" % (s,))
+    nxt = d.get("next")
+    if type(nxt) is not list or len(nxt) != 4 or [t for t in nxt if type(t) is not int or not 0 <= t <= 64]:
+        raise ValueError("next: %r" % (nxt,))
+    p = d.get("players")
+    if type(p) is not list or len(p) != 4:
+        raise ValueError("four players")
+    for n in p:
+        # a roster name (bower.archive.check_names), each once
+        if not (isinstance(n, str) and 0 < len(n) < 9 and n.strip() == n and min(n) >= " "
+                and max(n) <= "~") or p.count(n) > 1:
+            raise ValueError("bad name %r" % (n,))
+    return d
