@@ -321,6 +321,26 @@ class Client:
         r = self._request("ROSTER", *[quote_name(n) for n in names])
         return int(r.words[1]) if len(r.words) > 1 and r.words[1].isdigit() else len(names)
 
+    def club(self, night: str | None, table: int = 0, rnd: int = 0, tables: int = 0, movement: str = "",
+             hands: int = 0, minutes: int = 0, loner: int = 4, set_loner: int = 2, renege: int = 2,
+             next_tables=(0, 0, 0, 0), names=()) -> None:
+        """Set up the device's club round (host/CLUB.md, ``bower club push``):
+        ``CLUB night table round tables movement hands minutes loner set_loner
+        renege nextN nextE nextS nextW name1 name2 name3 name4``. ``hands`` or
+        ``minutes`` is 0 (the round's length is the other); ``next_tables``:
+        the table each seat's player sits at next round, 0 if not known in
+        advance; ``names``: the players N, E, S, W. ``night=None`` clears the
+        device's setup (``CLUB -``)."""
+        if night is None:
+            self._request("CLUB", "-")
+            return
+        next_tables, names = list(next_tables), list(names)
+        if len(next_tables) != 4 or len(names) != 4:
+            raise ValueError("a club round has four seats: four next tables and four names")
+        self._request("CLUB", night, int(table), int(rnd), int(tables), movement, int(hands), int(minutes),
+                      int(loner), int(set_loner), int(renege), *map(int, next_tables),
+                      *[quote_name(n) for n in names])
+
     def clock(self, epoch: int) -> int:
         """Set the device clock to ``epoch`` (Unix seconds); returns the offset it stored."""
         r = self._request("CLOCK", int(epoch))

@@ -255,16 +255,23 @@ def test_not_a_player_refused(lib):
         cn.attach_file(lib, raw, "x.log")
 
 
-def test_minutes_round_counts_when_handed_in_or_time_is_up(lib):
+def test_minutes_round_counts_when_accepted_handed_in_or_time_is_up(lib):
     night = make_night(lib, hands=None, minutes=20)
-    raw = round_log(night, 1, 1, hands=5, started=T0)
+    raw = round_log(night, 1, 1, hands=5, started=T0, accept=False)       # time not called on the device
     rp = replay(raw.decode())
+    assert rp.header["options"]["round_hands"] == 99
     early = cn.attach_replay(lib, rp, "table01", "fri-r1", None, "sync", clock=lambda: T0 + 600)
     assert "not counted yet" in early.message
     late = cn.attach_replay(lib, rp, "table01", "fri-r1", None, "sync", clock=lambda: T0 + 1200)
     assert late.status == "updated" and cn.load_night(lib, "fri").results[(1, 1)]["complete"]
-    assert cn.attach_file(lib, round_log(night, 1, 2, hands=4, started=T0), "t2.log",
-                          clock=lambda: T0 + 60).message.endswith("counted")
+    assert cn.attach_file(lib, round_log(night, 1, 2, hands=4, started=T0, accept=False), "t2.log",
+                          clock=lambda: T0 + 60).message.endswith("counted")          # handed in: time called
+    # Accepted between hands on the device (time called there): counts at once, synced early.
+    acc = round_log(night, 1, 3, hands=3, started=T0)
+    rp = replay(acc.decode())
+    assert rp.events[-1] == "accept" and rp.game.counted == 3
+    out = cn.attach_replay(lib, rp, "table03", "fri-r1", None, "sync", clock=lambda: T0 + 60)
+    assert out.message.endswith("counted") and cn.load_night(lib, "fri").results[(1, 3)]["result"]["accepted"]
 
 
 def test_sync_hook_attaches_rounds_and_reports_conflicts(lib):
@@ -491,3 +498,184 @@ def test_a_round_synced_from_a_device_counts_for_its_night(tmp_path):
     with Library(dbp, clock=lambda: T0) as lib:
         results = cn.load_night(lib, "fri").results
     assert list(results) == [(1, 2)] and results[(1, 2)]["source"] == "sync"
+
+
+# ----- acceptance, the header's club options, corrections on the device ------------
+
+def lines_of(raw: bytes) -> list:
+    return raw.decode().splitlines(keepends=True)
+
+
+def test_a_round_log_plays_with_the_club_options_and_ends_accepted():
+    c = club(hands=4, loner=5, set_loner=3, renege=4)
+    raw = scripted_round(c, ["Ann", "Bob", "Cy", "Di"], SPECIAL, "t1", "k1")
+    rp = replay(raw.decode())
+    assert rp.header["options"] == {**rp.header["options"], "winning_score": 99, "round_hands": 4, "lone_march": 5,
+                                    "set_loner": 3, "renege_points": 4}
+    assert rp.events[-1] == "accept" and rp.game.accepted and rp.game.counted == 4
+    # The engine scored the club's values itself: club_points changes nothing.
+    assert [h.hand.points[:2] for h in rp.hands] == [[0, 5], [0, 3], [0, 4], [0, 1]]
+    res = rl.round_result(rp, rl.club_of(rp.header))
+    assert res.points == [0, 13, 0, 13] and res.complete and res.accepted and res.corrections == 0
+    assert res.to_json()["accepted"] is True and res.to_json()["corrections"] == 0
+    # A round's events that already end in accept get no second one.
+    assert scripted_round(c, ["Ann", "Bob", "Cy", "Di"], SPECIAL + ["accept"], "t1", "k1") == raw
+
+
+def test_a_hands_round_needs_its_hands_and_the_acceptance(lib):
+    night = make_night(lib)
+    names = seat_names(night, 1, 1)
+    c = rl.round_header("fri", 1, 1, 8, None, night.scoring)
+    played = bot_round(c, names, 1, "table01", "fri-r1", accept=False)
+    rp = replay(played.decode())
+    res = rl.round_result(rp, c)
+    assert res.hands == 8 and rp.game.result and not res.accepted and not res.complete and res.awaiting
+    a = cn.attach_file(lib, played, "r1-t1.log")
+    assert a.status == "new" and "awaiting acceptance" in a.message and "not counted yet" in a.message
+    night = cn.load_night(lib, "fri")
+    assert not night.results[(1, 1)]["complete"] and sum(r["points"] for r in cs.standings(night)) == 0
+    t = cs.table_results(night)[0]["tables"][0]
+    assert t["status"] == "awaiting" and t["accepted"] is False and t["winner"] is None
+    from bower_host.club.commands import standings_text
+    assert "(awaiting acceptance)" in standings_text(night, [])
+    # The other side accepts on the device; the grown log is synced: counted.
+    accepted = bot_round(c, names, 1, "table01", "fri-r1")
+    assert accepted.startswith(played) and accepted.endswith(lines_of(accepted)[-1].encode())
+    b = cn.attach_file(lib, accepted, "r1-t1.log")
+    assert b.status == "updated" and b.message.endswith("updated")
+    night = cn.load_night(lib, "fri")
+    assert night.results[(1, 1)]["complete"] and cs.table_results(night)[0]["tables"][0]["status"] == "complete"
+    assert cn.corrections(lib, night) == []           # it never counted before: no correction
+
+
+def test_accepted_early_a_hands_round_does_not_count(lib):
+    night = make_night(lib)
+    c = rl.round_header("fri", 1, 1, 8, None, night.scoring)
+    raw = bot_round(c, seat_names(night, 1, 1), 1, "table01", "fri-r1", hands=5)     # accepted between hands
+    rp = replay(raw.decode())
+    assert rp.events[-1] == "accept" and rp.game.counted == 5
+    res = rl.round_result(rp, c)
+    assert res.accepted and not res.complete and "accepted after 5 of its 8 hands" in res.why
+    assert "not counted: accepted after 5" in cn.attach_file(lib, raw, "x.log").message
+
+
+def test_a_log_without_round_options_never_counts(lib):
+    # An older bower's (or another tool's) round: its options have no
+    # round_hands, so it cannot record an acceptance.
+    from euchre import Game, Rules
+    night = make_night(lib)
+    names = seat_names(night, 1, 1)
+    g = Game(Rules("classic", {"winning_score": 99}), names, dealer=0)
+    for e in bot_round(rl.round_header("fri", 1, 1, 8, None, night.scoring), names, 1, "t", "k",
+                       accept=False).decode().splitlines()[1:]:
+        g.apply(elog.decode_line(e))
+    c = rl.round_header("fri", 1, 1, 8, None, night.scoring)
+    raw = elog.dumps(g, extra={"club": c, "id": "old1", "device": "table01"}).encode()
+    rp = replay(raw.decode())
+    assert "round_hands" not in rp.header["options"] and rl.club_of(rp.header) == c
+    res = rl.round_result(rp, c, closed=True)
+    assert res.hands == 8 and not res.complete and not res.accepted and "no round_hands" in res.why
+    out = cn.attach_file(lib, raw, "old.log")
+    assert out.status == "new" and "not counted: its header's options have no round_hands" in out.message
+    assert not cn.load_night(lib, "fri").results[(1, 1)]["complete"]
+
+
+@pytest.mark.parametrize("option, value, field", [
+    ("round_hands", 6, "round_hands"), ("round_hands", 99, "round_hands"), ("lone_march", 5, "lone_march"),
+    ("set_loner", 4, "set_loner"), ("renege_points", 1, "renege_points")])
+def test_header_options_must_agree_with_the_club_object(lib, option, value, field):
+    c = club(hands=8)
+    header = {"variant": "classic", "players": list("ABCD"), "club": c, "options": rl.round_options(c)}
+    assert rl.club_of(header) == c
+    header["options"] = {**rl.round_options(c), option: value}
+    with pytest.raises(rl.RoundError, match=f"option {field} is {value}"):
+        rl.club_of(header)
+    # A minutes round plays 99 hands at most; its round_hands must say so.
+    m = club(hands=None, minutes=20)
+    assert rl.round_options(m)["round_hands"] == 99
+    with pytest.raises(rl.RoundError, match="round_hands is 8, but the round is 20 minutes"):
+        rl.club_of({"variant": "classic", "players": list("ABCD"), "club": m,
+                    "options": {**rl.round_options(m), "round_hands": 8}})
+    # And a log that says so is refused by the night in one line.
+    make_night(lib)
+    g = __import__("euchre").Game(__import__("euchre").Rules("classic", header["options"]), list("ABCD"))
+    raw = elog.dumps(g, extra={"club": c, "id": "z", "device": "d"}).encode()
+    with pytest.raises(cn.ClubError, match=f"option {field}"):
+        cn.attach_file(lib, raw, "z.log")
+
+
+def corrected_round(night, table=1, rnd=1):
+    """A round accepted, then corrected on the device: its last hand undone
+    (undo the accept, undo the tricks), the tricks entered again, accepted
+    again. Returns (accepted log, corrected log)."""
+    c = rl.round_header("fri", table, rnd, night.hands, night.minutes, night.scoring)
+    names = seat_names(night, rnd, table)
+    first = bot_round(c, names, 1, f"table{table:02d}", f"fri-r{rnd}")
+    events = [elog.decode_line(x) for x in lines_of(first)[1:]]
+    assert events[-1] == "accept" and events[-2].startswith(("tricks", "renege", "pass"))
+    last = events[-2]
+    again = "tricks 0" if last != "tricks 0" else "tricks 1"
+    if not last.startswith("tricks"):
+        pytest.skip("this seed's last hand is not a trick count")
+    fixed = scripted_round(c, names, events + ["undo", "undo", again, "accept"], f"table{table:02d}",
+                           f"fri-r{rnd}")
+    assert fixed.startswith(first)
+    return first, fixed
+
+
+def test_records_count_the_acceptances_undone():
+    assert rl.undone_accepts(["up H", "accept", "undo", "accept"]) == [1]
+    assert rl.undone_accepts(["a", "accept", "undo", "undo", "b", "accept", "undo", "accept"]) == [1, 5]
+    assert rl.undone_accepts(["a", "accept"]) == [] and rl.undone_accepts([]) == []
+
+
+def test_a_correction_after_acceptance_is_logged_once(lib):
+    night = make_night(lib)
+    first, fixed = corrected_round(night)
+    rp = replay(fixed.decode())
+    res = rl.round_result(rp, rl.club_of(rp.header))
+    assert res.complete and res.accepted and res.corrections == 1
+    a = cn.attach_file(lib, first, "r1-t1.log")
+    assert a.status == "new" and a.message.endswith("counted")
+    old_points = cn.load_night(lib, "fri").results[(1, 1)]["result"]["points"]
+    b = cn.attach_file(lib, fixed, "r1-t1.log")
+    assert b.status == "updated" and "corrected on the device after acceptance" in b.message
+    night = cn.load_night(lib, "fri")
+    (c,) = cn.corrections(lib, night)
+    assert (c["kind"], c["old_game"], c["new_game"]) == ("device correction", "table01/fri-r1", "table01/fri-r1")
+    assert c["old_result"]["points"] == old_points and c["new_result"]["points"] == res.points
+    assert c["new_result"]["corrections"] == 1 and night.results[(1, 1)]["result"]["corrections"] == 1
+    # The same log again, from the file or a sync: one row still.
+    assert cn.attach_file(lib, fixed, "r1-t1.log").status == "unchanged"
+    assert cn.attach_synced(lib, lib.add_log(fixed, "table01", "again.log")) is not None
+    assert [s for s, _ in cn.collect(lib)] == ["unchanged"]
+    assert len(cn.corrections(lib, cn.load_night(lib, "fri"))) == 1
+    from bower_host.club.commands import standings_text
+    assert "device correction" in standings_text(cn.load_night(lib, "fri"), cn.corrections(lib, night))
+
+
+def test_a_corrected_log_first_seen_corrected_is_logged_too(lib):
+    # The host never saw the first acceptance: the row comes from the log itself.
+    night = make_night(lib)
+    first, fixed = corrected_round(night, table=2)
+    cn.attach_file(lib, fixed, "r1-t2.log")
+    cn.attach_file(lib, fixed, "r1-t2.log")
+    (c,) = cn.corrections(lib, cn.load_night(lib, "fri"))
+    rp = replay(first.decode())
+    assert c["kind"] == "device correction" and c["old_result"] == rl.round_result(rp, rl.club_of(rp.header)).to_json()
+
+
+def test_an_acceptance_undone_mid_correction_is_logged_then_the_correction(lib):
+    night = make_night(lib)
+    first, fixed = corrected_round(night)
+    cn.attach_file(lib, first, "r1-t1.log")
+    midway = b"".join(x.encode() for x in lines_of(fixed)[:len(lines_of(first)) + 1])     # accept undone only
+    rp = replay(midway.decode())
+    assert rp.records[-1] == "undo" and not rp.game.accepted
+    m = cn.attach_replay(lib, rp, "table01", "fri-r1", None, "sync")
+    assert m.status == "updated" and "acceptance was undone" in m.message
+    assert not cn.load_night(lib, "fri").results[(1, 1)]["complete"]
+    cn.attach_file(lib, fixed, "r1-t1.log")
+    kinds = [c["kind"] for c in cn.corrections(lib, cn.load_night(lib, "fri"))]
+    assert kinds == ["acceptance undone", "device correction"]
+    assert cn.load_night(lib, "fri").results[(1, 1)]["complete"]

@@ -332,3 +332,27 @@ def test_protocol_md_examples_are_real():
     _, _, _, _, _, n, dcrc, data, _ = get.split(" ")
     raw = base64.b64decode(data)
     assert len(raw) == int(n) and crc(raw) == dcrc and raw.startswith(b'[{"dealer": 0')
+
+
+CLUB = ["fri-1a2b", 3, 2, 5, "progressive", 8, 0, 4, 2, 2, 0, 0, 0, 0, "Ann", quote_name("Bob Jr"), "Cy", "Di"]
+
+
+def test_club_sets_checks_and_clears_the_round_setup(tmp_path):
+    d = Dev(tmp_path)
+    [r] = d.ask("c1", "CLUB", *CLUB)
+    assert r.status == "OK"
+    want = {"night": "fri-1a2b", "table": 3, "round": 2, "tables": 5, "move": "progressive", "hands": 8,
+            "minutes": 0, "scoring": {"loner": 4, "set_loner": 2, "renege": 2}, "next": [0, 0, 0, 0],
+            "players": ["Ann", "Bob Jr", "Cy", "Di"]}
+    assert d.store.club() == want
+    for i, bad in ((1, 6), (4, "howell"), (6, 5), (7, 3), (14, "Cy"), (1, "x")):
+        args = list(CLUB)
+        args[i] = bad
+        [r] = d.ask("c2", "CLUB", *args)
+        assert (r.status, r.words[1]) == ("ERR", "badargs"), (i, bad)
+        assert d.store.club() == want            # nothing changed
+    [r] = d.ask("c3", "CLUB", *CLUB[:-1])
+    assert (r.status, r.words[1]) == ("ERR", "badargs")
+    [r] = d.ask("c4", "CLUB", "-")
+    assert r.status == "OK" and d.store.club() is None
+    assert Dev(tmp_path).store.club() is None    # after a reboot too

@@ -7,6 +7,7 @@
 * ``night`` -- the night in the library: making it, attaching round logs
   (idempotent; conflicts refused, corrections logged);
 * ``standings``, ``sheet``, ``web`` -- what the organiser and the room see;
+* ``push`` -- a table's round sent to its Bower over USB (``bower club push``);
 * ``commands`` -- ``bower club ...``.
 """
 

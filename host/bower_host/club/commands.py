@@ -8,6 +8,7 @@
     bower club result logs/*.log          # round logs (again: counted once)
     bower club standings --format csv
     bower club serve --port 8080          # live standings for a projector
+    bower club push --table 3             # table 3's round, seats and scoring to the Bower plugged in
 
 Every command takes ``--db`` (as the library commands) and ``--night ID``
 (default: the newest night). Details in host/CLUB.md.
@@ -210,7 +211,8 @@ def standings_text(night: cn.Night, corr: list) -> str:
             else:
                 p = t["players"]
                 cells.append(f"t{t['table']} {p['N']}&{p['S']} {t['points'][0]}-{t['points'][1]} {p['E']}&{p['W']}"
-                             + ("" if t["status"] == "complete" else f" (playing, {t['hands']} hands)"))
+                             + ("" if t["status"] == "complete" else " (awaiting acceptance)"
+                                if t["status"] == "awaiting" else f" (playing, {t['hands']} hands)"))
         lines.append(f"Round {rd['round']}: " + "; ".join(cells) + (f"; bye: {', '.join(rd['byes'])}" if rd["byes"]
                                                                      else ""))
     if done:
@@ -303,3 +305,6 @@ def register(sub) -> None:
     q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the "
                                                        "room's network)")
     q.set_defaults(func=cmd_serve)
+
+    from bower_host.club.push import register as register_push
+    register_push(cs_, common)

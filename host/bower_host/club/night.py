@@ -12,7 +12,12 @@ or another log with the very same result, counts once; the same game's log
 grown longer updates it (each change to a complete result is written to
 ``club_corrections``); another game with a different result is refused
 (:class:`ClubConflict`) unless ``replace``, and then the correction is
-written down too. Nothing changes a result silently.
+written down too. A result counts only once the other side accepted it on
+the device (``accept`` in the log, ``roundlog.round_result``); a log whose
+acceptance was undone on the device and the result corrected (``undo``
+after ``accept``) is written to ``club_corrections`` as a ``device
+correction`` once per undone acceptance, however often the log arrives.
+Nothing changes a result silently.
 """
 
 from __future__ import annotations
@@ -28,11 +33,18 @@ from typing import Protocol
 from euchre import log as elog
 
 from bower_host.club import movement as mv
-from bower_host.club.roundlog import NIGHT_KEY, MAX_ROUNDS, MAX_TABLES, RoundError, check_scoring, club_of, \
-    round_result
-from bower_host.db import Library, decode, ensure_club_tables, replay, transaction
+from bower_host.club.roundlog import NIGHT_KEY, MAX_ROUNDS, MAX_TABLES, UNDO, RoundError, RoundResult, \
+    awaiting, check_scoring, club_of, round_result, undone_accepts
+from bower_host.db import Decoded, Library, decode, ensure_club_tables, replay, replay_decoded, transaction
 
 MOVEMENTS = ("progressive", "fixed", "partners")
+#: ``club_corrections.kind`` values: another game's result put in with
+#: ``--replace``; the same game's complete result changed; the device's
+#: acceptance undone and the result corrected there (one row per undone
+#: acceptance); a counted result whose acceptance was undone, seen before
+#: it was accepted again.
+REPLACED, CHANGED, DEVICE_CORRECTION, ACCEPTANCE_UNDONE = ("replaced", "changed", "device correction",
+                                                          "acceptance undone")
 NAME_RE = re.compile(r"[ -~]{1,8}\Z")       # the device's roster names: 1 to 8 printable ASCII
 
 
@@ -289,10 +301,43 @@ class Attached:
     table: int | None = None
 
 
-def _result_text(names: list, res: dict) -> str:
+def _result_text(names: list, res: dict, hands: int | None = None) -> str:
     p, pts = names, res["points"]
-    more = "" if res["complete"] else f" ({res['hands']} hands so far)"
+    more = "" if res["complete"] else " (awaiting acceptance)" if awaiting(res, hands) else \
+        f" ({res['hands']} hands so far)"
     return f"{p[0]} & {p[2]} {pts[0]}, {p[1]} & {p[3]} {pts[1]}{more}"
+
+
+def result_at(rp, club: dict, at: int, closed: bool = False) -> RoundResult:
+    """The round's result as the log stood at its record ``at`` (an index
+    into ``rp.records``): e.g. when an acceptance later undone was given."""
+    records = rp.records[:at + 1]
+    events: list = []
+    linenos: list = []
+    for i, rec in enumerate(records):
+        if rec == UNDO:
+            events.pop()
+            linenos.pop()
+        else:
+            events.append(rec)
+            linenos.append(i + 2)
+    return round_result(replay_decoded(Decoded(rp.header, records, events, linenos, None)), club, closed)
+
+
+def _device_corrections(conn, night: Night, rnd: int, table: int, game: str, rp, club: dict, res: RoundResult,
+                        closed: bool) -> list:
+    """``[(old result, new result)]`` for the undone acceptances of a complete
+    result not written to ``club_corrections`` yet (one row each: the result
+    as accepted, then as accepted next or now)."""
+    if not res.complete or not res.corrections:
+        return []
+    logged = conn.execute("SELECT COUNT(*) FROM club_corrections WHERE night_id = ? AND round = ? AND table_no = ? "
+                          "AND kind = ? AND new_game = ?", (night.id, rnd, table, DEVICE_CORRECTION, game)
+                          ).fetchone()[0]
+    if logged >= res.corrections:
+        return []
+    states = [result_at(rp, club, i, closed).to_json() for i in undone_accepts(rp.records)] + [res.to_json()]
+    return [(states[k], states[k + 1]) for k in range(logged, res.corrections)]
 
 
 def attach_replay(lib: Library, rp, device: str, game_key: str, game_id: int | None, source: str,
@@ -337,11 +382,13 @@ def attach_replay(lib: Library, rp, device: str, game_key: str, game_id: int | N
             if both:
                 raise ClubConflict(f"{where}: {', '.join(sorted(both))} already played round {rnd} at table {t} "
                                    f"({other['device']}/{other['game_key']})")
-    res = round_result(rp, club, closed=closed or (night.minutes is not None and _time_up(rp.header, night, clock)))
+    closed = closed or (night.minutes is not None and _time_up(rp.header, night, clock))
+    res = round_result(rp, club, closed=closed)
     new = res.to_json()
     now = int(clock())
     old = night.results.get((rnd, table))
     note = _seat_note(night, rnd, table, names)
+    game = f"{device}/{game_key}"
     if old is None:
         status = "new"
     elif (old["device"], old["game_key"]) == (device, game_key):
@@ -352,27 +399,43 @@ def attach_replay(lib: Library, rp, device: str, game_key: str, game_id: int | N
         return Attached("same result", f"{where}: the same result is already counted (from "
                                        f"{old['device']}/{old['game_key']}); counted once", night.key, rnd, table)
     elif not replace:
-        raise ClubConflict(f"{where} already has a result ({_result_text(old['result']['players'], old['result'])} "
+        raise ClubConflict(f"{where} already has a result "
+                           f"({_result_text(old['result']['players'], old['result'], night.hands)} "
                            f"from {old['device']}/{old['game_key']}); {device}/{game_key} says "
-                           f"{_result_text(names, new)}: give --replace to correct it")
+                           f"{_result_text(names, new, night.hands)}: give --replace to correct it")
     else:
         status = "replaced"
+    rows = []           # (kind, old game, old result, new result)
+    fixed = _device_corrections(conn, night, rnd, table, game, rp, club, res, closed)
+    if old is not None:
+        was = f"{old['device']}/{old['game_key']}"
+        if status == "replaced":
+            rows.append((REPLACED, was, old["result"], new))
+        elif old["complete"] and not fixed:
+            undone = res.corrections > old["result"].get("corrections", 0) and not res.complete
+            rows.append((ACCEPTANCE_UNDONE if undone else CHANGED, was, old["result"], new))
+    rows += [(DEVICE_CORRECTION, game, a, b) for a, b in fixed]
     with transaction(conn):
-        if old is not None and (status == "replaced" or old["complete"]):
+        for kind, was, a, b in rows:
             conn.execute("INSERT INTO club_corrections (night_id, round, table_no, at, kind, old_game, new_game, "
                          "old_result, new_result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         (night.id, rnd, table, now, "replaced" if status == "replaced" else "changed",
-                          f"{old['device']}/{old['game_key']}", f"{device}/{game_key}", json.dumps(old["result"]),
-                          json.dumps(new)))
+                         (night.id, rnd, table, now, kind, was, game, json.dumps(a), json.dumps(b)))
         conn.execute("INSERT OR REPLACE INTO club_results (night_id, round, table_no, device, game_key, game_id, "
                      "result, complete, source, attached_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                      (night.id, rnd, table, device, game_key, game_id, json.dumps(new), int(res.complete), source,
                       now))
     what = {"new": "counted", "updated": "updated", "replaced": "REPLACED the earlier result (logged as a "
                                                                  "correction)"}[status]
-    if not res.complete:
-        what = "in progress, not counted yet" if status != "replaced" else what
-    return Attached(status, f"{where}: {_result_text(names, new)}: {what}{note}", night.key, rnd, table)
+    if fixed:
+        what += f"; corrected on the device after acceptance (logged as {len(fixed)} correction" \
+                f"{'s' if len(fixed) > 1 else ''})"
+    if not res.complete and status != "replaced":
+        what = f"not counted: {res.why}" if res.why else "played, awaiting acceptance: not counted yet" \
+            if res.awaiting else "in progress, not counted yet"
+        if rows and rows[0][0] == ACCEPTANCE_UNDONE:
+            what += " (its acceptance was undone on the device: logged as a correction)"
+    return Attached(status, f"{where}: {_result_text(names, new, night.hands)}: {what}{note}", night.key, rnd,
+                    table)
 
 
 def _same(a: dict, b: dict) -> bool:

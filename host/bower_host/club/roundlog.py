@@ -9,10 +9,15 @@ replays, syncs and archives like any game; host/CLUB.md documents the object::
              "scoring": {"loner": 4, "set_loner": 2, "renege": 2}}
 
 The four players are the header's ``players`` (roster names by seat: N, E,
-S, W). :func:`round_result` scores a replayed round with the night's
-scoring options: the engine decides who scores each hand; a lone march, a
-euchred loner and a renege are then worth the club's points instead of
-the engine's.
+S, W). The header's ``options`` carry the engine's club-round options
+(:func:`round_options`: ``round_hands``, ``lone_march``, ``set_loner``,
+``renege_points``), so the engine itself ends the round and scores it the
+night's way; :func:`club_of` checks they agree with the ``club`` object.
+:func:`round_result` scores a replayed round with the night's scoring
+options (``club_points``: a no-op when the engine already used them, the
+club's values swapped in for a log without them) and says whether the
+other side accepted it (the log's ``accept`` event) and how many times an
+acceptance was undone (a correction on the device).
 """
 
 from __future__ import annotations
@@ -34,8 +39,14 @@ SCORING = {
     "set_loner": ((2, 3, 4), 2),     # to the defenders when a lone maker is euchred
     "renege": ((1, 2, 3, 4), 2),     # to the other side for a renege (a hand played alone: ``loner``)
 }
-#: Engine options every round plays with: no game end within a round.
+#: Engine options every round plays with: no game end on points (see
+#: :func:`round_options` for the rest).
 ROUND_OPTIONS = {"winning_score": 99}
+#: ``round_hands`` of a minutes round: the device ends it (``accept``
+#: between hands) when time is called.
+MINUTES_ROUND_HANDS = 99
+ACCEPT = "accept"
+UNDO = "undo"
 NIGHT_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}\Z")
 MAX_TABLES = 64
 MAX_ROUNDS = 200
@@ -102,18 +113,71 @@ def check_club(obj) -> dict:
     return obj
 
 
+def round_options(club: dict) -> dict:
+    """The Classic options a round of ``club`` plays with (what the device
+    writes): no end on points, ``round_hands`` hands (99 for a minutes
+    round) and the night's scoring."""
+    s = check_scoring(club["scoring"])
+    return {**ROUND_OPTIONS, "round_hands": club.get("hands") or MINUTES_ROUND_HANDS, "lone_march": s["loner"],
+            "set_loner": s["set_loner"], "renege_points": s["renege"]}
+
+
+def check_options(options, club: dict) -> bool:
+    """Check a header's club-round options against its ``club`` object.
+
+    Returns True when the options make the game a club round (``round_hands``
+    above 0: the engine ends it and it can be accepted), False for a log
+    without them (an older or another tool's).
+
+    :raises RoundError: an option that disagrees, naming it.
+    """
+    if not isinstance(options, dict) or not options.get("round_hands"):
+        return False
+    want = round_options(club)
+    length = f"{club['hands']} hands" if club.get("hands") else f"{club['minutes']} minutes (round_hands " \
+                                                                  f"{MINUTES_ROUND_HANDS})"
+    why = {"round_hands": f"the round is {length}",
+           "lone_march": f"the club's lone march is worth {want['lone_march']}",
+           "set_loner": f"the club's euchred loner is worth {want['set_loner']}",
+           "renege_points": f"the club's renege is worth {want['renege_points']}"}
+    for k, text in why.items():
+        if options.get(k) != want[k]:
+            raise RoundError(f"the header's option {k} is {options.get(k)!r}, but {text}")
+    return True
+
+
 def club_of(header: dict) -> dict | None:
     """The header's checked ``club`` object, or None for an ordinary game.
 
-    :raises RoundError: a club object that is not a valid round, or a round
-        that is not a four-player Classic game.
+    :raises RoundError: a club object that is not a valid round, a round
+        that is not a four-player Classic game, or club-round options that
+        disagree with the club object.
     """
     if KEY not in header:
         return None
     obj = check_club(header[KEY])
     if header.get("variant") != "classic" or len(header.get("players") or ()) != 4:
         raise RoundError("a club round is a Classic game of four players")
+    check_options(header.get("options"), obj)
     return obj
+
+
+def undone_accepts(records) -> list:
+    """The record indexes (in ``db.Replay.records``, undo lines included)
+    of every ``accept`` a later ``undo`` took back -- each one a result
+    corrected on the device after the other side had accepted it -- in the
+    order they were given."""
+    stack: list = []
+    out = []
+    for i, rec in enumerate(records):
+        if rec == UNDO:
+            if stack:
+                j, ev = stack.pop()
+                if ev == ACCEPT:
+                    out.append(j)
+        elif isinstance(rec, str):
+            stack.append((i, rec))
+    return sorted(out)
 
 
 # ----- scoring a round ----------------------------------------------------------
@@ -138,19 +202,38 @@ class RoundResult:
     loners: list                  # lone marches per seat
     euchres: list                 # hands in which the seat's side euchred the makers
     detail: list = field(default_factory=list)  # [HandResult]
+    accepted: bool = False        # the log ends accepted by the other side (``accept``)
+    corrections: int = 0          # acceptances later undone (corrected on the device)
+    target: int | None = None     # hands the round is played to (None: a minutes round)
+    why: str = ""                 # why a round that cannot count does not (else "")
 
     def key(self) -> tuple:
         """What two reports of the same round must agree on."""
         return tuple(self.players), tuple(self.points), self.hands, self.complete
 
+    @property
+    def awaiting(self) -> bool:
+        """Played out (all its hands) but not accepted: not counted yet."""
+        return awaiting(self.to_json(), self.target)
+
     def to_json(self) -> dict:
         return {"players": self.players, "points": self.points, "hands": self.hands, "complete": self.complete,
-                "winner": self.winner, "loners": self.loners, "euchres": self.euchres}
+                "winner": self.winner, "loners": self.loners, "euchres": self.euchres, "accepted": self.accepted,
+                "corrections": self.corrections}
 
     def text(self) -> str:
         p = self.players
-        state = "" if self.complete else f", {self.hands} hands so far"
+        state = "" if self.complete else ", awaiting acceptance" if self.awaiting else \
+            f", {self.hands} hands so far"
         return f"{p[0]} & {p[2]} {self.points[0]}, {p[1]} & {p[3]} {self.points[1]}{state}"
+
+
+def awaiting(res: dict, hands: int | None) -> bool:
+    """A stored result (``RoundResult.to_json``) of a round of ``hands``
+    hands that has them all but is not complete: it waits for the other
+    side's acceptance. (A minutes round cannot tell: it shows as playing.)"""
+    return not res.get("complete") and not res.get("accepted") and hands is not None and \
+        res.get("hands", 0) >= hands
 
 
 def club_points(h, scoring: dict) -> list:
@@ -190,10 +273,13 @@ def round_result(replay, club: dict, closed: bool = False) -> RoundResult:
     """Score a replayed round (``db.Replay``).
 
     A hand counts when it passed the deal on (scored or thrown in; a misdeal
-    is redealt and does not). ``hands`` rounds count their first N hands and
-    are complete with N; ``minutes`` rounds count every hand and are complete
-    when ``closed`` (time was called). A game the engine ended counts as
-    complete too.
+    is redealt and does not). ``hands`` rounds count their first N hands;
+    ``minutes`` rounds count every hand. Every round needs the other side's
+    acceptance (the log's ``accept``) to be complete: a ``hands`` round with
+    its N hands and accepted; a ``minutes`` round accepted, or ``closed``
+    (handed in, or its time is up). A log whose options make no club round
+    (no ``round_hands``: an older or another tool's) cannot record an
+    acceptance, so it never completes (``why`` says so).
     """
     scoring = check_scoring(club["scoring"])
     limit = club.get("hands")
@@ -225,8 +311,21 @@ def round_result(replay, club: dict, closed: bool = False) -> RoundResult:
             points[s] += pts[s]
         detail.append(HandResult(rec.number, pts, h.reason if h.result != THROWN_IN else "thrown in",
                                  alone, euchred))
-    done = bool(replay.game.result) or (counted >= limit if limit is not None else closed)
+    game = replay.game
+    accepted = bool(getattr(game, "accepted", False))
+    corrections = len(undone_accepts(getattr(replay, "records", None) or ()))
+    why = ""
+    if not getattr(game.rules, "round_hands", 0):
+        done = False
+        why = "its header's options have no round_hands (an older bower's or another tool's log), so it " \
+              "cannot record the other side's acceptance"
+    elif limit is not None:
+        done = accepted and counted >= limit
+        if accepted and counted < limit:
+            why = f"accepted after {counted} of its {limit} hands"
+    else:
+        done = accepted or closed
     # Both partners hold the side's total; a renege deducted from one side
     # shows there too (the engine books it to both partners).
-    return RoundResult(list(replay.game.players), points, counted, done, winner_of(points, detail),
-                       loners, euchres, detail)
+    return RoundResult(list(game.players), points, counted, done, winner_of(points, detail),
+                       loners, euchres, detail, accepted, corrections, limit, why)

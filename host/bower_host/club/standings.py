@@ -14,6 +14,14 @@ import json
 
 from bower_host.club.movement import SEATS, side_of
 from bower_host.club.night import Night
+from bower_host.club.roundlog import awaiting
+
+#: A table's round status: counted; played out and waiting for the other
+#: side's acceptance; being played; not reported yet.
+STATUSES = ("complete", "awaiting", "playing", "waiting")
+#: How a status reads on the board and in the standings text.
+STATUS_TEXT = {"complete": "complete", "awaiting": "awaiting acceptance", "playing": "playing",
+               "waiting": "waiting"}
 
 COLUMNS = ("place", "player", "points", "rounds", "won", "loners", "euchres", "byes")
 
@@ -73,8 +81,10 @@ def prizes(night: Night, count: int = 3) -> list:
 
 
 def table_results(night: Night) -> list:
-    """Per round and table: seats, points, hands, status ("complete",
-    "playing", "waiting") -- the round status board."""
+    """Per round and table: seats, points, hands, status (``STATUSES``:
+    "complete", "awaiting" acceptance, "playing", "waiting"), whether the
+    result was accepted on the device and corrected after acceptance --
+    the round status board."""
     out = []
     for rnd in range(1, night.rounds + 1):
         plan = night.seating(rnd)
@@ -87,13 +97,15 @@ def table_results(night: Night) -> list:
                 tables.append({"table": t, "players": dict(zip(SEATS, res["players"])),
                                "points": [res["points"][0], res["points"][1]], "hands": res["hands"],
                                "winner": ("NS", "EW")[res["winner"]] if r["complete"] else None,
-                               "status": "complete" if r["complete"] else "playing",
+                               "status": "complete" if r["complete"] else "awaiting"
+                               if awaiting(res, night.hands) else "playing",
+                               "accepted": bool(res.get("accepted")), "corrections": res.get("corrections", 0),
                                "game": f"{r['device']}/{r['game_key']}"})
             else:
                 seats = plan.tables[t - 1] if plan else None
                 tables.append({"table": t, "players": dict(zip(SEATS, [night.name_of(p) for p in seats]))
                                if seats else None, "points": None, "hands": 0, "winner": None,
-                               "status": "waiting", "game": None})
+                               "status": "waiting", "accepted": False, "corrections": 0, "game": None})
         byes = [night.name_of(p) for p in plan.byes] if plan else []
         out.append({"round": rnd, "tables": tables, "byes": byes})
     return out

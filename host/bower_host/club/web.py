@@ -43,7 +43,8 @@ th{border-bottom:3px solid #111} td.l,th.l{text-align:left} tr:nth-child(even) t
 #standings{font-size:1.9vw} a{color:inherit;text-decoration:none}
 .tables{display:grid;grid-template-columns:repeat(auto-fill,minmax(15vw,1fr));gap:.8vw;flex:1}
 .tbl{border:3px solid #888;border-radius:.6vw;padding:.4vw .7vw;font-size:1.4vw}
-.tbl.complete{border-color:#171} .tbl.playing{border-color:#c80} .tbl b{font-size:1.7vw}
+.tbl.complete{border-color:#171} .tbl.playing{border-color:#c80} .tbl.awaiting{border-color:#c40}
+.tbl b{font-size:1.7vw}
 .st{float:right;font-size:1.2vw;color:#555}
 """
 
@@ -153,7 +154,8 @@ def _round(res) -> str:
         else:
             score = (t["points"][0], t["points"][1])
             length = f"{t['hands']}/{n['hands']} hands" if n["hands"] else f"{t['hands']} hands"
-            st = "done" if t["status"] == "complete" else length
+            st = "done" if t["status"] == "complete" else "awaiting acceptance" if t["status"] == "awaiting" \
+                else length
         cells.append(f"<div class='tbl {t['status']}'><span class=st>{st}</span><b>Table {t['table']}</b><br>"
                      f"{ns} <b>{score[0]}</b><br>{ew} <b>{score[1]}</b></div>")
     cells.append("</div>")
@@ -207,7 +209,8 @@ def player_page(data: dict, number: int) -> str | None:
             partner = p["NESW"[(s + 2) % 4]]
             opp = f"{p['NESW'[(s + 1) % 4]]} &amp; {p['NESW'[(s + 3) % 4]]}"
             pts = "" if t["points"] is None else t["points"][s % 2]
-            st = {"complete": "", "playing": " (playing)", "waiting": " (to play)"}[t["status"]]
+            st = {"complete": "", "awaiting": " (awaiting acceptance)", "playing": " (playing)",
+                  "waiting": " (to play)"}.get(t["status"], "")
             rows.append(f"<tr><td>{rd['round']}</td><td>{t['table']}</td><td class=l>{seats[0]}</td>"
                         f"<td class=l>{_e(partner)}</td><td class=l>{_e(opp)}</td><td>{pts}{st}</td></tr>")
     return (f"<!doctype html><html><head><meta charset=utf-8><title>{_e(name)}: {_e(night.name)}</title>"
