@@ -28,6 +28,8 @@ class Game:
     # :param cards: card mode (deals real cards) instead of table mode.
     # :raises ValueError: not a Rules, no such dealer, or not a name per seat.
 
+    accepted = False   # a club round's result accepted (euchre.clubround)
+
     def __init__(self, rules, players=None, dealer=0, cards=False):
         self.rules = rules
         self.first_dealer = dealer
@@ -56,9 +58,11 @@ class Game:
         self._base = 0          # events before _ids[0] (after restore)
         self._restored = None   # the checkpoint restored from, if any
         self._last_before = None  # last_hand before the final hand (game over)
-        self.counted = 0        # hands that passed the deal on (a club round's count)
-        self.last_side = 0      # partnership that scored the latest hand scored unevenly
-        self.accepted = False   # a club round's result accepted (``accept``)
+        if self.rules.round_hands:
+            # a club round (euchre.clubround): hands that passed the deal
+            # on, the side that scored last, the result accepted
+            self.counted = self.last_side = 0
+            self.accepted = False
 
     # ----- the state API (delegates to the current hand) -----------------
 
@@ -71,11 +75,6 @@ class Game:
         if self.result:
             return ["accept"] if self.rules.round_hands and not self.accepted else []
         return self.hand.legal_actions()
-
-    def may_end_round(self):
-        # True between the hands of a club round: ``accept`` would end it
-        # here (the device offers it when a round's time is up).
-        return bool(self.rules.round_hands and not self.result and self.counted and not self.hand.events)
 
     def is_terminal(self):
         # True once the game is over.
@@ -98,7 +97,8 @@ class Game:
     def apply_id(self, a):
         # Apply an action id (fast path for simulation).
         if a == A.ACCEPT and type(a) is int:
-            return self._accept()
+            from euchre.clubround import accept   # a club round's result accepted
+            return accept(self)
         self._check_open()
         self.hand.apply_id(a)
         self._ids.append(a)
@@ -116,36 +116,17 @@ class Game:
         if self.result:
             raise IllegalAction(error_text("over"))
 
-    def _accept(self):
-        # A club round's result accepted by the other side (host/CLUB.md):
-        # the last event of a round; ``undo`` takes it back like any other.
-        # Before its last hand, between hands, it ends the round there (time
-        # was called).
-        if not self.rules.round_hands or self.accepted or not (
-                self.result or (self.hand.events == 0 and self.counted)):
-            raise IllegalAction(error_text("accept"))
-        if not self.result:
-            self.result = round_result(self.scores, self.last_side)
-        self.accepted = True
-        self._ids.append(A.ACCEPT)
-
     def _finish_hand(self, h):
         before = self.scores[:]
-        rnd = self.rules.round_hands
-        count_before = [self.counted, self.last_side]
-        if h.result != REDEAL:
-            self.counted += 1
         if h.result == SCORED:
             for p in range(len(h.points)):
                 self.scores[p] += h.points[p]
-            if h.points[0] != h.points[1]:
-                self.last_side = 0 if h.points[0] > h.points[1] else 1
             self.result = game_result(self.rules, self.scores, before)
-        if rnd and self.result is None and self.counted >= rnd:
-            self.result = round_result(self.scores, self.last_side)
+        if self.rules.round_hands:
+            from euchre.clubround import hand_done
+            hand_done(self, h.result != REDEAL, h.result == SCORED and h.points)
         if self.result:
             self._before = before
-            self._count_before = count_before
             self._last_before = self.last_hand
         self.last_hand = h
         if h.result != REDEAL:
@@ -210,16 +191,15 @@ class Game:
             ck = [self._base + len(self._ids) - h.events - self.accepted, self.hand_no - 1,
                   h.dealer] + self._before
             last = self._last_before
-            count = self._count_before
         else:
             ck = [self._base + len(self._ids) - h.events - self.accepted,
                   self.hand_no, self.dealer] + self.scores
             last = self.last_hand
-            count = [self.counted, self.last_side]
         if last is not None:
             ck += [last.result, last.reason] + list(last.points or [0] * len(self.scores))
         if self.rules.round_hands:
-            ck += count
+            from euchre.clubround import ck_tail
+            ck += ck_tail(self)
         return ck
 
     def restore(self, ck):
@@ -232,12 +212,10 @@ class Game:
         n = self.rules.num_players
         k = len(ck) if isinstance(ck, list) else 0
         count = None
-        if self.rules.round_hands and k > 2:
-            count = ck[-2:]
-            ck = ck[:-2]
-            k -= 2
-            if type(count[0]) is not int or count[0] < 0 or count[1] not in (0, 1):
-                k = 0
+        if self.rules.round_hands:
+            from euchre.clubround import ck_split
+            ck, count = ck_split(ck)
+            k = len(ck) if count else 0
         ok = k == 3 + n or k == 5 + 2 * n
         for i in range(k):
             ok = ok and type(ck[i]) is (str if i == 4 + n else int)
@@ -253,7 +231,8 @@ class Game:
         self.scores = list(ck[3:3 + n])
         if count:
             self.counted, self.last_side = count
-        self._restored = ck + (count or [])
+            ck = ck + count
+        self._restored = ck
         self.hand = Hand(self.rules, self.dealer, self.cards)
 
     def header(self):
@@ -347,14 +326,6 @@ def game_result(rules, scores, before):
     if len(first) == 1:
         return first, WIN
     return reached, DRAW
-
-
-def round_result(scores, last_side):
-    # The end of a club round of ``round_hands`` hands (host/CLUB.md): the
-    # partnership with more points wins; level, the one that scored the
-    # latest hand scored unevenly (``last_side``; nothing scored: N/S).
-    side = last_side if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)
-    return (side, side + 2), WIN
 
 
 def _seats(scores, least):

@@ -16,6 +16,7 @@ _TEXT = {
     "value": "%s must be one of %r, not %r",
     "farmers": "farmers_nines_only and farmers_no_call require farmers",
     "round": "%s is a club round's option: it requires round_hands",
+    "round_variant": "a club round is Classic Euchre, not %s",
     "deck": "deck of %d cannot deal %d hands of %d in packets %r",
     "table": "no deal now: this hand is in table mode",
     "torn": "line %d: not a log line (torn or garbage)",

@@ -23,8 +23,7 @@ import sys
 from euchre.cards import HIGH_JOKER, NUM_CARDS, RJ, parse_cards, error_text
 
 _B = (False, True)
-# Option name -> allowed values (None: a whole number from 1 to 99; 0: from
-# 0 to 99). Labels
+# Option name -> allowed values (None: a whole number from 1 to 99). Labels
 # for screens are in euchre.notation. (Written as dict(name=...): the names
 # are then interned identifiers, not extra string objects on the device.)
 OPTIONS = dict(
@@ -33,14 +32,9 @@ OPTIONS = dict(
     defend_alone=_B, farmers=_B, farmers_nines_only=_B,
     farmers_no_call=_B, partners_best=_B, ace_no_face=_B,
     joker=_B, renege_deduct=_B, jokers=_B, four_eights=_B,
-    alternate_ending=_B, play_on=_B,
-    round_hands=0, lone_march=(4, 5), set_loner=(2, 3, 4), renege_points=(1, 2, 3, 4))
-# Classic's club-round options (host/CLUB.md): a round of ``round_hands``
-# hands (0: a game to ``winning_score``) and the points progressive nights
-# give a lone march, a euchred loner and a renege. Not house rules: the
-# device's rules menus leave them out, and a game that is no round neither
-# keeps nor logs them (its ``options`` are those of any Classic game).
-ROUND_OPTIONS = ("round_hands", "lone_march", "set_loner", "renege_points")
+    alternate_ending=_B, play_on=_B)
+# (Classic's club-round options, round_hands and the night's scoring, are
+# euchre.clubround's: not house rules, so not here.)
 
 # What every variant has unless it says otherwise.
 _BASE = dict(
@@ -65,8 +59,7 @@ VARIANTS = {
                      loner_lead="LEFT_OF_DEALER", defend_alone=False,
                      farmers=False, farmers_nines_only=False,
                      farmers_no_call=False, partners_best=False,
-                     ace_no_face=False, joker=False, renege_deduct=False,
-                     round_hands=0, lone_march=4, set_loner=2, renege_points=2)),
+                     ace_no_face=False, joker=False, renege_deduct=False)),
     # 000
     "five": dict(
         title="Five-Handed Euchre",
@@ -116,6 +109,9 @@ class Rules:
     # :raises ValueError: unknown variant (the message lists the variants)
     #     or option (it lists the variant's options), or an invalid value.
 
+    round_hands = 0   # a club round's length (euchre.clubround); 0: a game
+    set_loner = 0     # a club round's points for euchring a loner; 0: a euchre's
+
     def __init__(self, variant="classic", options=None, **kw):
         key = variant
         if key not in variant_names():
@@ -130,27 +126,25 @@ class Rules:
             raise ValueError(error_text("options", options))
         given = dict(options or {})
         given.update(kw)
+        rnd = None
+        if "round_hands" in given:
+            # A club round (host/CLUB.md): its options apart.
+            from euchre.clubround import round_options
+            rnd = round_options(key, given)
         for k in given:
             if k not in opts:
                 raise ValueError(error_text("option", self.title, k, ", ".join(sorted(opts))))
             x = given[k]
             allowed = OPTIONS[k]
-            if allowed is None or allowed == 0:
-                low = 0 if allowed == 0 else 1
-                if isinstance(x, bool) or not isinstance(x, int) or not low <= x <= 99:
-                    raise ValueError(error_text("number", k, low, x))
+            if allowed is None:
+                if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 99:
+                    raise ValueError(error_text("number", k, 1, x))
             elif x not in allowed or (x is True or x is False) != (allowed is _B):
                 raise ValueError(error_text("value", k, allowed, x))
             opts[k] = x
         for d in (_BASE, v):  # (v also gives title, score and options)
             for k in d:
                 setattr(self, k, d[k])
-        if "round_hands" in opts and not opts["round_hands"]:
-            # Not a club round: its options are neither kept nor logged.
-            for k in ROUND_OPTIONS:
-                if k in given and k != "round_hands" and given[k] != v["options"][k]:
-                    raise ValueError(error_text("round", k))
-                del opts[k]
         self.options = opts
         for k in OPTIONS:
             setattr(self, k, opts.get(k, False))
@@ -163,6 +157,9 @@ class Rules:
         if self.alternate_ending:
             self.end = "alternate"
         self._build()
+        if rnd:
+            from euchre.clubround import apply
+            apply(self, rnd)
 
     def _build(self):
         # The deck; permanent trumps: Five-Handed's 2S and 2H (or its two
@@ -188,15 +185,6 @@ class Rules:
         if self.kitty < 1 or sum(self.packets) != k:
             raise ValueError(error_text("deck", len(cards), n, k, self.packets))
         self.tricks_to_make = k // 2 + 1
-        o = self.options
-        if o.get("round_hands"):
-            # A club night's scoring (host/CLUB.md): a lone march and a renege
-            # in a hand played alone are worth ``lone_march``, any other
-            # renege ``renege_points``; ``set_loner`` is read by score_hand.
-            s = list(self.score)
-            s[3] = s[9] = o["lone_march"]
-            s[8] = o["renege_points"]
-            self.score = tuple(s)
         # eff[t][c]: effective suit of card c when t is trump (t == 4: no
         # trump yet); power[t][c]: trump cards 64 + place, others their rank.
         in_deck = bytearray(NUM_CARDS)

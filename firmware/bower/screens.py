@@ -330,7 +330,8 @@ def game_menu(app):
     items = [("Back to game", "game"), ("Scores", "scores"), ("Rules", "rules"),
              ("Undo last input", "undo"), ("Settings", "settings"), ("Home", "home")]
     g = app.game
-    if (getattr(g, "club", None) or {}).get("minutes") and g.may_end_round():
+    if (getattr(g, "club", None) or {}).get("minutes") and g.rules.round_hands and not g.result \
+            and g.counted and not g.hand.events:
         items.insert(1, ("End round: time", "end"))   # a minutes round, between hands
     return Menu("Game menu", items, _game_menu_pick)
 

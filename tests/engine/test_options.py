@@ -7,7 +7,6 @@ Seeds (../shared/seeds/): 000 Five-Handed, 001 Call-Your-Partner, 002
 Ultimate + common rules, 003 Classic house rules, 004 Classic book chapter.
 """
 
-from euchre.rules import ROUND_OPTIONS
 from euchre import (Game, Hand, Rules, IllegalAction, OPTIONS, VARIANTS, CHANCE, TABLE,
                     parse_cards, card_names)
 
@@ -105,7 +104,6 @@ def test_option_names_and_defaults():
         assert r.options == EXPECTED_OPTIONS[v], (v, r.options)
         assert r.to_dict() == {"variant": v, "options": EXPECTED_OPTIONS[v]}
         covered += list(EXPECTED_OPTIONS[v])
-    covered += ROUND_OPTIONS   # Classic's club-round options: tests/engine/test_round_options.py
     for name in OPTIONS:
         assert name in covered, "option %s belongs to no variant" % name
 

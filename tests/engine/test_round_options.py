@@ -5,7 +5,8 @@
 
 from euchre import Game, Rules, IllegalAction
 from euchre import log
-from euchre.rules import ROUND_OPTIONS
+from euchre.clubround import may_end
+from euchre.clubround import ROUND_OPTIONS
 
 P = ["Ann", "Bob", "Cy", "Di"]
 
@@ -34,7 +35,8 @@ def refused(exc, fn, *a):
 def test_round_options_only_with_round_hands():
     assert "round_hands" not in Rules("classic").options          # an ordinary game logs none
     assert Rules("classic", {"round_hands": 0}).options == Rules("classic").options
-    assert "requires round_hands" in refused(ValueError, Rules, "classic", {"lone_march": 5})
+    assert "requires round_hands" in refused(ValueError, Rules, "classic", {"round_hands": 0, "lone_march": 5})
+    refused(ValueError, Rules, "classic", {"lone_march": 5})                # no round: no such option
     r = rnd(8, lone_march=5, set_loner=4, renege_points=3)
     assert [r.options[k] for k in ROUND_OPTIONS] == [8, 5, 4, 3]
     assert Rules(r.to_dict()["variant"], r.to_dict()["options"]) == r
@@ -84,7 +86,7 @@ def test_accept_once_at_the_end_or_between_hands_and_undo_takes_it_back():
     refused(IllegalAction, play(rnd(4), []).apply, "accept")             # nothing played
     refused(IllegalAction, play(Rules("classic"), ["up H", "pass", "order", "tricks 3"]).apply, "accept")
     g = play(rnd(4), ["up H", "pass", "order", "tricks 3"])
-    assert g.may_end_round()
+    assert may_end(g)
     g.apply("accept")                                                     # time called
     assert g.result and g.accepted and g.counted == 1
     refused(IllegalAction, g.apply, "accept")

@@ -21,6 +21,7 @@ from euchre import log as elog
 from euchre.bot import choose
 from euchre.cardmode import shuffled_deck
 from euchre.cards import card_name
+from euchre.clubround import may_end
 from euchre.hand import REDEAL, SCORED
 
 from bower_host.club.roundlog import ACCEPT, KEY, round_header, round_options
@@ -59,7 +60,7 @@ def scripted_round(club: dict, players, events, device: str, key: str, started: 
         else:
             g.apply(e)
         lines.append(e)
-    if accept and ACCEPT not in g.events() and not g.accepted and (g.result or g.may_end_round()):
+    if accept and ACCEPT not in g.events() and not g.accepted and (g.result or may_end(g)):
         g.apply(ACCEPT)
         lines.append(ACCEPT)
     if elog.UNDO not in lines:
