@@ -3,16 +3,23 @@
 
     .venv/bin/python tools/bench_club.py [--tables 30] [--rounds 10] [--clients 300] [--seed 1]
 
-1. The night is played round by round: each table's round (8 hands) is
-   played by the engine's bots with real cards and written as the table's
-   Bower records it (``bower_host.club.simulate``), the next round seated by
-   the progressive movement from the results.
-2. Every round log is imported into a fresh library in random order, a
-   fifth of them twice (``night.attach_file``, what ``bower club result``
-   does): the time to import a round from all its tables is reported.
-3. The standings must equal an independent recomputation from the raw logs
-   (``tests/host/test_club_night.recompute``: the engine's running scores
-   with the club's values swapped in by the engine's reason text).
+1. The night is played round by round on a Bower per table
+   (``tests/host/clubtables.py``): the real firmware -- UI core, flash store
+   on a directory, link -- in this process. The host pushes each table's
+   round over the link (``bower club push``'s request), the engine's bots
+   play it with real cards and press the keys a table would (Club round,
+   Start round, every input, OK to accept), then the host syncs the 30
+   Bowers in random order, a fifth of them twice (``bower sync``'s
+   ``Syncer``, which counts the rounds): the time to sync a round from all
+   its tables is reported. The next round is seated by the progressive
+   movement from the synced results.
+2. The same logs are also handed in as files to a fresh library in random
+   order, a fifth twice (``night.attach_file``, what ``bower club result``
+   does): the time to import a round from all its tables.
+3. Both libraries' standings must equal an independent recomputation from
+   the devices' logs (``tests/host/test_club_night.recompute``: the
+   engine's running scores with the club's values swapped in by the
+   engine's reason text).
 4. ``bower club serve`` runs in its own process; ``--clients`` concurrent
    keep-alive clients on loopback (asyncio) fetch the board page and the
    results endpoint in turn, 20 requests each: 99th-percentile response
@@ -40,26 +47,26 @@ sys.path.insert(0, str(ROOT / "tests" / "host"))      # the independent recomput
 
 from bower_host.club import night as cn  # noqa: E402
 from bower_host.club import standings as cs  # noqa: E402
-from bower_host.club.simulate import night_round_logs  # noqa: E402
 from bower_host.db import Library  # noqa: E402
 
 SCORING = {"loner": 4, "set_loner": 2, "renege": 2}
 
 
-def play(tmp: Path, names, tables: int, rounds: int, seed: int) -> tuple[list, float]:
-    """Every round log of the night, as ``(round, table, bytes)``; and the seconds the bots took."""
-    logs = []
-    start = time.perf_counter()
-    with Library(tmp / "scratch.sqlite3") as lib:
-        lib.conn.execute("PRAGMA synchronous = OFF")
+def play(db: Path, tmp: Path, names, tables: int, rounds: int, seed: int) -> tuple[list, dict]:
+    """The night on a Bower per table, synced into ``db``: every round log as
+    ``(round, table, bytes)`` read back from the Bowers' flash, and the
+    timings of ``clubtables.play_night``."""
+    from clubtables import play_night
+    with Library(db) as lib:
         cn.create_night(lib, "Bench", names, tables, "progressive", rounds, hands=8, seed=seed, key="bench",
                         scoring=SCORING)
-        for rnd in range(1, rounds + 1):
-            night = cn.load_night(lib, "bench")
-            for t, raw in night_round_logs(night, rnd, seed, started=1763700000, renege=0.02).items():
-                cn.attach_file(lib, raw, f"r{rnd}-t{t}.log")
-                logs.append((rnd, t, raw))
-    return logs, time.perf_counter() - start
+        got = play_night(lib, "bench", tmp / "flash", seed, renege=0.02, again=0.2)
+        got["night"] = cn.load_night(lib, "bench")
+    logs = []
+    for t, b in got["bowers"].items():
+        for i, g in enumerate(b.store.games(), 1):
+            logs.append((i, t, b.store.read(g["id"], 0, 1 << 22)))
+    return logs, got
 
 
 def import_all(db: Path, names, logs, tables: int, rounds: int, seed: int) -> dict:
@@ -159,18 +166,26 @@ def main() -> int:
     names = [f"P{i:03d}" for i in range(4 * args.tables)]
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        logs, bots_s = play(tmp, names, args.tables, args.rounds, args.seed)
-        print(f"night: {args.tables} tables, {len(names)} players, {args.rounds} rounds of 8 hands: "
-              f"{len(logs)} round logs played by the bots in {bots_s:.1f} s")
         db = tmp / "night.sqlite3"
-        r = import_all(db, names, logs, args.tables, args.rounds, args.seed)
-        night = r["night"]
-        got = sorted((s["place"], s["player"], s["points"], s["won"], s["loners"], s["euchres"])
-                     for s in cs.standings(night))
-        want = sorted(recompute([raw for _, _, raw in logs], night.scoring, names))
-        match = got == want and night.complete()
+        logs, dev = play(db, tmp, names, args.tables, args.rounds, args.seed)
+        print(f"night: {args.tables} tables, {len(names)} players, {args.rounds} rounds of 8 hands on "
+              f"{args.tables} simulated Bowers: {dev['presses']} key presses by the bots in {dev['play_s']:.1f} s, "
+              f"pushes {dev['push_s']:.2f} s, {len(logs)} round logs")
+        want = sorted(recompute([raw for _, _, raw in logs], SCORING, names))
+
+        def standing(night):
+            return sorted((s["place"], s["player"], s["points"], s["won"], s["loners"], s["euchres"])
+                          for s in cs.standings(night))
+        synced_match = standing(dev["night"]) == want and dev["night"].complete()
+        sync_s = list(dev["sync_s"].values())
+        print(f"sync: every Bower after each round, in random order, a fifth twice ({dev['statuses']}); "
+              f"standings {'identical to' if synced_match else 'DIFFER from'} the independent recomputation")
+        print(f"sync of a round from {args.tables} Bowers: median {statistics.median(sync_s):.2f} s, "
+              f"max {max(sync_s):.2f} s")
+        r = import_all(tmp / "files.sqlite3", names, logs, args.tables, args.rounds, args.seed)
+        match = synced_match and standing(r["night"]) == want and r["night"].complete()
         rounds_s = list(r["per_round"].values())
-        print(f"import: {r['imports']} logs in random order ({r['statuses']}); standings "
+        print(f"import as files: {r['imports']} logs in random order ({r['statuses']}); standings "
               f"{'identical to' if match else 'DIFFER from'} the independent recomputation")
         print(f"import of a round from {args.tables} tables: median {statistics.median(rounds_s):.2f} s, "
               f"max {max(rounds_s):.2f} s")
@@ -198,6 +213,8 @@ def main() -> int:
             print("errors: " + "; ".join(errors[:5]))
     print(f"RESULT club_round_logs {len(logs)}")
     print(f"RESULT club_standings_match {int(match)}")
+    print(f"RESULT club_sync_round_s {statistics.median(sync_s):.3f}")
+    print(f"RESULT club_sync_round_max_s {max(sync_s):.3f}")
     print(f"RESULT club_import_round_s {statistics.median(rounds_s):.3f}")
     print(f"RESULT club_import_round_max_s {max(rounds_s):.3f}")
     print(f"RESULT club_page_p99_ms {pct(page, .99) * 1000:.1f}")

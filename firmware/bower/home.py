@@ -10,7 +10,9 @@ def home(app):
         items.insert(1, ("Club round", "club"))   # one was pushed (bower.club)
     if app.game is not None and not app.game.result:
         items.insert(0, ("Continue game", "continue"))
-    return Menu("Bower", items, _pick)
+    m = Menu("Bower", items, _pick)
+    m.home = True  # pyright: ignore[reportAttributeAccessIssue]  (App.tick rebuilds it when the link changed it)
+    return m
 
 
 def _pick(app, v):

@@ -180,6 +180,8 @@ def _run(lk, tag, cmd, a):
             st.set_club(d)
         except ValueError as e:
             raise _Fail("badargs", "club round " + (e.args[0] if e.args else "refused"))
+        # The screen says so (App.tick; the home menu gains or loses its row).
+        st.warnings.append("club round %d, table %d" % (d["round"], d["table"]) if d else "club round removed")
         return _ok(lk, tag, "")
     if cmd == "DAMAGED" and n == 2:
         # The host stored this game only up to a corrupt line: the device

@@ -84,6 +84,8 @@ class App:
         w = self.store.warnings
         if len(w) > self.warned:
             self.warned = len(w)
+            if getattr(self.stack[-1], "home", False):
+                self.home()   # (the link may have changed its rows: a club round)
             self.notify(w[-1])
         if self.toast and now_ms >= self.toast_until:
             self.toast = ""

@@ -356,3 +356,16 @@ def test_club_sets_checks_and_clears_the_round_setup(tmp_path):
     [r] = d.ask("c4", "CLUB", "-")
     assert r.status == "OK" and d.store.club() is None
     assert Dev(tmp_path).store.club() is None    # after a reboot too
+
+
+def test_a_pushed_club_round_appears_on_the_home_screen_at_once(tmp_path):
+    from bower.ui import App
+    d = Dev(tmp_path)
+    app = App(d.store, INFO)
+    assert "club" not in [v for _, v in app.stack[-1].items]
+    [r] = d.ask("c1", "CLUB", *CLUB)
+    app.tick(100)
+    assert "club" in [v for _, v in app.stack[-1].items] and app.toast == "club round 2, table 3"
+    [r] = d.ask("c2", "CLUB", "-")
+    app.tick(200)
+    assert "club" not in [v for _, v in app.stack[-1].items] and app.toast == "club round removed"

@@ -1,0 +1,42 @@
+"""A club night on a Bower per table (tests/host/clubtables.py): the host
+pushes every table's round over the link, the bots press the keys of the
+real firmware, the host syncs the Bowers in random order (some twice), and
+the standings equal an independent recomputation from the devices' logs."""
+
+from __future__ import annotations
+
+import pytest
+
+from bower_host.club import night as cn
+from bower_host.club import standings as cs
+from bower_host.db import Library
+
+from clubtables import play_night
+from test_club_night import recompute
+
+T0 = 1763700000
+
+
+@pytest.mark.parametrize("movement, n, tables", [("progressive", 12, 3), ("fixed", 12, 3), ("partners", 9, None)])
+def test_a_night_played_on_the_bowers_syncs_to_the_right_standings(tmp_path, movement, n, tables):
+    names = [f"P{i:02d}" for i in range(n)]
+    with Library(tmp_path / "lib.sqlite3", clock=lambda: T0) as lib:
+        cn.create_night(lib, "Friday", names, tables, movement, 3, hands=4, seed=3, key="fri", clock=lambda: T0,
+                        scoring={"loner": 5, "set_loner": 3, "renege": 2})
+        got = play_night(lib, "fri", tmp_path / "flash", seed=7, renege=0.1)
+        night = cn.load_night(lib, "fri")
+        assert night.complete()
+        standing = cs.standings(night)
+    logs = []
+    for b in got["bowers"].values():
+        games = b.store.games()
+        assert len(games) == 3 and all(g["synced"] for g in games)      # every round synced, marked so
+        for g in games:
+            raw = b.store.read(g["id"], 0, 1 << 20)
+            assert raw.rstrip(b"\n").rsplit(b"\n", 1)[1].startswith(b'["accept"'), "each round ends accepted"
+            logs.append(raw)
+    assert got["statuses"].get("new") == len(logs) and "failed" not in got["statuses"]
+    rows = [(r["place"], r["player"], r["points"], r["won"], r["loners"], r["euchres"]) for r in standing]
+    want = recompute(logs, night.scoring, names)
+    assert sorted(rows) == sorted(want)
+    assert got["presses"] > 3 * len(got["bowers"]) * 4 * 3        # a few presses per hand, really pressed
