@@ -43,6 +43,11 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
     print(f"Rebuilt {path} from the raw logs: {stored} game(s)" + (f" ({', '.join(extra)})" if extra else ""))
     if kept:
         print(f"The old file was kept as {kept}")
+        from bower_host.club.night import carry_over
+        with Library(path) as lib:
+            line = carry_over(kept, lib)
+        if line:
+            print(line)
     return 0
 
 

@@ -40,3 +40,28 @@ def test_a_night_played_on_the_bowers_syncs_to_the_right_standings(tmp_path, mov
     want = recompute(logs, night.scoring, names)
     assert sorted(rows) == sorted(want)
     assert got["presses"] > 3 * len(got["bowers"]) * 4 * 3        # a few presses per hand, really pressed
+
+
+def test_a_rebuilt_library_keeps_its_club_nights(tmp_path, capsys):
+    import sqlite3
+
+    from bower_host.cli import main
+    names = [f"P{i:02d}" for i in range(8)]
+    db = tmp_path / "lib.sqlite3"
+    with Library(db, clock=lambda: T0) as lib:
+        cn.create_night(lib, "Friday", names, 2, "progressive", 2, hands=2, seed=3, key="fri", clock=lambda: T0)
+        play_night(lib, "fri", tmp_path / "flash", seed=4)
+        before = cs.standings(cn.load_night(lib, "fri"))
+    c = sqlite3.connect(db)
+    c.execute("DROP TABLE hands")                     # damaged: games need rebuilding from the raw logs
+    c.commit()
+    c.close()
+    assert main(["library", "rebuild", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "club nights: 1 carried over from the old file with their results and corrections" in out, out
+    with Library(db) as lib:
+        night = cn.load_night(lib, "fri")
+        assert night.complete() and cs.standings(night) == before
+        linked = lib.conn.execute("SELECT COUNT(*) FROM club_results r JOIN games g ON g.id = r.game_id "
+                                  "AND g.device = r.device AND g.game_key = r.game_key").fetchone()[0]
+    assert linked == 4                                 # every round's result points at its rebuilt game

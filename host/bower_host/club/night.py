@@ -28,6 +28,7 @@ import secrets
 import sqlite3
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 from euchre import log as elog
@@ -524,3 +525,50 @@ def collect(lib: Library, clock=time.time) -> list:
         except (ClubError, elog.LogError) as e:
             out.append(("refused", str(e)))
     return out
+
+
+# ----- after ``bower library rebuild`` ----------------------------------------------
+
+_CARRIED = ("club_nights", "club_players", "club_results", "club_corrections")
+
+
+def carry_over(old: str | Path, lib: Library) -> str | None:
+    """Copy the club nights of the library file ``old`` (the damaged one a
+    rebuild kept) into ``lib`` (the rebuilt one): nights, players, results
+    and corrections, each result pointing at its game again by device and
+    game id. Returns a line for the report, None if ``old`` had no nights.
+    Never raises: what cannot be read is said in that line (the old file is
+    kept, so nothing is lost)."""
+    try:
+        src = sqlite3.connect(f"file:{Path(old)}?mode=ro", uri=True)
+    except sqlite3.Error as e:
+        return f"club nights: the old file cannot be read ({e})"
+    try:
+        have = {r[0] for r in src.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "club_nights" not in have:
+            return None
+        rows = {t: (src.execute(f"SELECT * FROM {t}").fetchall() if t in have else []) for t in _CARRIED}
+        cols = {t: [d[1] for d in src.execute(f"PRAGMA table_info({t})")] for t in _CARRIED if t in have}
+    except sqlite3.Error as e:
+        return f"club nights: not carried over, the old file's club tables are damaged ({e})"
+    finally:
+        src.close()
+    if not rows["club_nights"]:
+        return None
+    ensure_club_tables(lib.conn)
+    games = {(d, k): i for i, d, k in lib.conn.execute("SELECT id, device, game_key FROM games")}
+    lost = 0
+    with transaction(lib.conn):
+        for t in _CARRIED:
+            names = cols.get(t, [])
+            for row in rows[t]:
+                rec = dict(zip(names, row))
+                if t == "club_results":
+                    rec["game_id"] = games.get((rec["device"], rec["game_key"]))
+                    lost += rec["game_id"] is None
+                keys = list(rec)
+                lib.conn.execute(f"INSERT OR IGNORE INTO {t} ({', '.join(keys)}) VALUES ({', '.join('?' * len(keys))})",
+                                 [rec[k] for k in keys])
+    n = len(rows["club_nights"])
+    note = f" ({lost} round result(s) whose game has no raw log: kept as counted)" if lost else ""
+    return f"club nights: {n} carried over from the old file with their results and corrections{note}"
