@@ -218,8 +218,9 @@ def run(cfg_path="/board.json", root="/", clock=None, stop=None, stdin=None, wri
                     return
             from bower.display import Display
             disp = Display(hw.driver(), cfg["display"]["rotate"])
-            _loop(hw, disp, {"version": __version__, "device": hw.id, "board": cfg},
-                  root, clock, stop, stdin, write)
+            # (time: new games are dated by it, with the offset the host set)
+            _loop(hw, disp, {"version": __version__, "device": hw.id, "board": cfg,
+                             "time": getattr(clock, "time", None)}, root, clock, stop, stdin, write)
         except KeyboardInterrupt:
             raise
         except Exception as e:

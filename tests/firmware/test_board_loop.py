@@ -393,3 +393,13 @@ def test_the_first_quiet_spell_after_boot_warms_the_menus(tmp_path, monkeypatch)
     monkeypatch.setattr(App, "warm", warm)
     boot(tmp_path, until=500)
     assert calls and calls[0] <= 200     # warmed 120 ms into the first quiet spell
+
+
+def test_a_game_started_on_the_board_is_dated_by_the_clock_the_host_set(tmp_path):
+    # CLOCK over the link, then New game -> Classic -> players -> Ann deals.
+    script = press(OK, 200) + press(OK, 400) + press(OK, 600) + press(OK, 800) + press(DOWN, 1000) \
+        + press(OK, 1200)
+    b = boot(tmp_path, script, until=1800, stdin_data=encode_request("t1", "CLOCK", 1763800000))
+    with open(b.root / "games" / "g0001.log") as f:
+        header = json.loads(f.readline())[0]
+    assert 1763800000 <= header["started"] <= 1763800002, header
