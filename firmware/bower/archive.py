@@ -361,6 +361,7 @@ def _load(st, gid, ck):
         game = game_from_header(hd)
         if "club" in hd:
             game.club = hd["club"]  # pyright: ignore[reportAttributeAccessIssue]  (a club round: bower.club)
+            game.started = hd.get("started", 0)  # pyright: ignore[reportAttributeAccessIssue]
         z, n, ok = len(b), 1, 0
         try:
             c, o, m = ck

@@ -90,6 +90,8 @@ def start(app):
     r = Rules("classic", {"winning_score": 99, "round_hands": st["hands"] or 99, "lone_march": s["loner"],
                           "set_loner": s["set_loner"], "renege_points": s["renege"]})
     g = Game(r, list(st["players"]), 0)
+    t = app.info.get("time")
+    g.started = t() + app.store.clock_offset if t else 0   # (a minutes round's clock: bower.play)
     g.club = {"v": 1, "night": st["night"], "table": st["table"], "round": st["round"],
               "hands": st["hands"] or None, "minutes": st["minutes"] or None, "scoring": dict(s)}
     start_game(app, g)

@@ -207,3 +207,32 @@ def test_a_bad_setup_is_refused_and_the_old_one_kept(bad):
         with pytest.raises(ValueError):
             d.store.set_club(setup(**bad))
         assert d.store.club() == setup()
+
+
+def test_a_minutes_round_shows_the_time_left_by_the_hosts_clock():
+    now = [1763700000]
+    info = dict(INFO, time=lambda: now[0])
+
+    def boot_timed(root):
+        store = Store(root, device=INFO["device"])
+        return Driver(App(store, info), store)
+    with tempfile.TemporaryDirectory() as root:
+        d = boot_timed(root)
+        assert "20-minute round" not in text(d)
+        d.store.set_clock_offset(3600)                # the host set the clock
+        d.store.set_club(setup(hands=0, minutes=20))
+        d.app.home()
+        start(d)
+        assert "20 min left" in text(d)
+        play(d, HANDS[:4])
+        now[0] += 7 * 60 + 5
+        d = boot_timed(root)                          # resumed: the start comes from the header
+        d.app.ack_hand()
+        assert "13 min left" in text(d)
+        now[0] += 13 * 60
+        d.app.show_game()
+        assert "Time! End: menu" in text(d)
+        d.store.set_clock_offset(0)                   # never set: no clock to go by
+        d = boot_timed(root)
+        d.app.ack_hand()
+        assert "20-minute round" in text(d)
