@@ -33,7 +33,7 @@ def round_menu(app, cursor=0):
              ("Round %d" % st["round"], "round")]
     for i in range(4):
         items.append((SEATS[i] + ": " + p[i], i))
-    length = "%d hands" % st["hands"] if st["hands"] else "%d minutes" % st["minutes"]
+    length = "%d hands" % st["hands"] if st["hands"] else "%d min" % st["minutes"]
     return Menu(gfx.fit("Club " + st["night"], "Club round"), items, _pick, cursor, (length + ", N deals",))
 
 
@@ -162,21 +162,22 @@ def _moves(app, fb, g, c):
     won = g.result[0]
     p = g.players
     y = 9
+    unknown = 0
     for i in range(4):
         if not same or not n:
-            where = "see board"
+            where = "T?"
         elif st["move"] == "progressive":
-            up = i in won
-            where = "T%d" % (max(1, t - 1) if up else min(n, t + 1))
+            where = "T%d" % (max(1, t - 1) if i in won else min(n, t + 1))
         elif st["move"] == "fixed":
             where = "T%d %s" % ((t - 1 + (0, 1, -1, 2)[i]) % n + 1, SEATS[i])
         else:
             k = st["next"][i]
-            where = "T%d" % k if k else "see board"   # a bye, or no next round
-        gfx.text(fb, gfx.fit(p[i] + " " * (9 - len(p[i])) + where, p[i] + " " + where), 0, y)
+            where = "T%d" % k if k else "T?"   # a bye, or no next round
+        unknown += where == "T?"
+        gfx.text(fb, p[i] + " " * (9 - len(p[i])) + where, 0, y)
         y += 8
-    if same and st["move"] == "progressive":
-        gfx.text(fb, "seats: the board", 0, y)
+    if unknown or same and st["move"] == "progressive":
+        gfx.text(fb, "T?, seats: board" if unknown else "seats: the board", 0, y)
     _foot(fb, "OK: home")
 
 

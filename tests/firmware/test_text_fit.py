@@ -468,3 +468,46 @@ def test_no_question_without_a_game_in_progress():
     d = Driver(store=MemStore(NAMES))
     d.choose("new")
     assert d.top().title == "New game"
+
+
+# ----- a club round (bower.club) --------------------------------------------------
+
+CLUB = {"night": "n" * 32, "table": 63, "round": 199, "tables": 64, "move": "progressive", "hands": 8,
+        "minutes": 0, "scoring": {"loner": 5, "set_loner": 4, "renege": 4}, "next": [64, 0, 12, 1],
+        "players": NAMES[:4]}
+
+
+@pytest.mark.parametrize("move, minutes", [("progressive", 0), ("fixed", 0), ("partners", 0),
+                                           ("progressive", 99)])
+def test_every_screen_of_a_club_round_fits(watch, move, minutes):
+    now = [1763700000]
+    d = CheckingDriver(watch, {"version": "test", "device": "e6614103e7", "time": lambda: now[0]})
+    d.store.clock_offset = 60
+    d.store.set_club(dict(CLUB, move=move, hands=0 if minutes else 8, minutes=minutes))
+    d.app.home()
+    d.choose("club")
+    walk(d)
+    d.choose(0)                                # a seat's player picker
+    walk(d)
+    d.press(K.BACK)
+    d.choose("table")                          # 64 of 64
+    d.choose("start")
+    events, _ = table_game("classic", 12, {"winning_score": 99})
+    for e in events:
+        if d.app.game.result or (minutes and d.app.game.counted == 3):
+            break
+        d.enter(e)
+        now[0] += 400
+    g = d.app.game
+    if minutes:
+        d.press(K.OK_LONG)
+        walk(d)
+        d.choose("end")                        # time called between hands
+    else:
+        assert g.result
+    d.press(K.OK)                              # the losing side accepts
+    assert g.result and g.accepted
+    d.press(K.BACK_LONG)                       # a correction: accept taken back
+    d.press(K.OK)
+    d.press(K.OK)                              # home
+    assert {"Club round", "RoundOver"} <= watch.seen
