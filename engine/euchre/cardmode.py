@@ -139,11 +139,15 @@ def _trump_tables(r, trump):
 
 
 def _bids(h):
+    # Table mode's bidding list (without "redeal"), kept per rule set by
+    # what it depends on: round 1, whether a joker is up and whether the
+    # bidder may bid with partner (Canadian loner, the hand's ``ways``);
+    # round 2, the turned-down suit and whether the dealer is stuck.
     r = h.rules
     if h.phase == P_BID1:
-        key = (h.up_suit == NO_SUIT) * 2 + (r.canadian and h.turn == (h.dealer + 2) % 4)
+        key = (h.up_suit == NO_SUIT) * 2 + (0 not in h.ways())
     else:
-        key = 4 + h.turned_down * 2 + (h.turn == h.dealer and r.std)
+        key = 4 + h.turned_down * 2 + h.must_call()
     cache = _tables(r)[1]
     t = cache[key]
     if t is None:
@@ -296,11 +300,13 @@ def declarations(h, seat):
     ranks = [rank_of(c) for c in cards]
     nines, tens = ranks.count(R9), ranks.count(R10)
     out = []
-    if r.farmers and h.farmer < 0 and nines + (0 if r.farmers_nines_only else tens) >= 3:
+    # (whether each is open is the hand's rule, ``may_declare``; the cards
+    # decide the rest)
+    if h.may_declare(FARMERS) and nines + (0 if r.farmers_nines_only else tens) >= 3:
         out.append(action(FARMERS, seat))
-    if r.twos_and_threes and h.twos < 0 and ranks.count(R2) + ranks.count(R3) >= 3:
+    if h.may_declare(TWOS) and ranks.count(R2) + ranks.count(R3) >= 3:
         out.append(action(TWOS, seat))
-    if r.ace_no_face:
+    if h.may_declare(ACENOFACE):
         if nines + tens == len(cards):
             out.append(action(NINETENS, seat))
         elif nines + tens == len(cards) - 1 and RA in ranks:

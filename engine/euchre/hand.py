@@ -17,8 +17,10 @@
 # actions raise ``IllegalAction`` naming the rule and change nothing.
 #
 # This module is what the device loads, so it holds table mode only, as two
-# functions: ``_legal`` (legal action ids by phase) and ``_apply`` (an action
-# id by kind), a hand's ``_lg`` and ``_do``. The optional parts a hand needs
+# functions: ``_legal`` (legal action ids, from one function per phase) and
+# ``_apply`` (an action id, by kind), a hand's ``_lg`` and ``_do``. A rule
+# that euchre.why also words is a ``Hand`` method both call ("the rules", in
+# the class). The optional parts a hand needs
 # are loaded here when needed, and they take the constants they share with
 # this module from ``euchre.phases``, never importing it (the imports go one
 # way):
@@ -31,7 +33,8 @@
 # * the explanations of a refused action (``euchre.why``): loaded to word
 #   the error and, on the device, dropped again right away (see ``_why``).
 #
-# ``score_hand`` scores a finished hand (at the end of this module).
+# ``score_hand`` scores a finished hand (at the end of this module). A finished
+# hand has an ``outcome`` code and a ``reason`` sentence (see OUTCOMES).
 #
 # Device heap: on MicroPython each list comprehension is a function object
 # of its own (about 100 B from import on), so this module and the other
@@ -43,7 +46,7 @@ from euchre import actions as A
 from euchre.actions import IllegalAction
 from euchre.cards import NO_SUIT, error_text
 # (every phase, re-exported: euchre.hand.P_DECLARE etc.)
-from euchre.phases import (CHANCE, TABLE, TERMINAL, P_DEAL, P_UP, P_DECLARE, P_NAME, P_TURN,  # noqa: F401
+from euchre.phases import (CHANCE, TABLE, TERMINAL, P_DEAL, P_UP, P_DECLARE, P_NAME, P_TURN,
                            P_BID1, P_BID2, P_DEFEND, P_MAKER, P_DISCARD, P_GIVE, P_GIVEBACK,
                            P_THROWIN, P_PLAY, P_REVEAL, P_DONE, P_NOTRICK)
 from euchre.rules import Rules
@@ -94,18 +97,7 @@ def _why(h, a):
 class Hand:
     # State of one hand. See the module comment.
 
-    if _HOST:
-        # Every field is a slot: CPython then reaches them without a dict
-        # lookup (card-mode simulations run millions of hands). MicroPython
-        # has no __slots__: there, this list (not a constant tuple, which
-        # would stay in the module's constants) is never built.
-        __slots__ = ["rules", "n", "dealer", "cards", "phase", "turn", "out", "tricks",
-                     "trick", "events", "upcard", "up_suit", "turned_down",
-                     "trump", "maker", "alone", "partner", "partner_card", "lone_defender",
-                     "picked_up", "turned", "farmer", "twos", "renege", "declarer",
-                     "tricks_played", "taken", "bids", "leader", "led", "best", "best_seat", "hands",
-                     "kitty", "dealt", "played", "first_lead", "result", "points", "reason",
-                     "_legal", "_lg", "_do", "_eff", "_pow", "_bidders", "_steps", "_nxt", "_val", "_vals"]
+    # (Its fields: ``__slots__``, at the end of the class.)
 
     def __init__(self, rules, dealer=0, cards=False):
         # :raises ValueError: not a Rules, or no such seat for the dealer.
@@ -143,7 +135,8 @@ class Hand:
         self.picked_up = self.turned = False
         # Card mode: each seat's cards, the kitty (upcard first), the deal.
         self.hands = self.kitty = self.dealt = None
-        self.points = self._legal = self._eff = self._pow = None
+        # outcome and reason: see OUTCOMES (None and "" until the end).
+        self.points = self._legal = self._eff = self._pow = self.outcome = None
         self.reason = ""
         self._lg = _legal
         self._do = _apply
@@ -280,7 +273,7 @@ class Hand:
         else:
             # Only reached when the dealer may pass (no stick the dealer) or
             # sits out of the bidding as a farmer (003).
-            self._over(THROWN_IN, "all passed")
+            self._over(THROWN_IN, "all_passed", "all passed")
 
     def _make_trump(self, seat, trump, flag, picked_up):
         r = self.rules
@@ -355,13 +348,15 @@ class Hand:
             _book(self, masks[0])
         self._over(SCORED)
 
-    def _over(self, result, reason=None):
-        # The hand is over: scored (no reason given) or void.
-        if reason is None:
-            self.points, reason = score_hand(self)
+    def _over(self, result, outcome=None, reason=None):
+        # The hand is over: scored (no outcome given) or void (the outcome
+        # code and the reason, see OUTCOMES).
+        if outcome is None:
+            self.points, outcome, reason = score_hand(self)
         else:
             self.points = [0] * self.n
         self.result = result
+        self.outcome = outcome
         self.reason = reason
         self.phase = P_DONE
 
@@ -379,8 +374,10 @@ class Hand:
     # Card mode's explicit way back to table mode (see the module comment):
     # a card-mode hand's ``_lg``/``_do`` call these for what needs no cards.
 
+    # (``_table_legal`` is table mode's ``_legal`` itself: see there.)
+
     def _table_legal(self):
-        return _legal(self)
+        return _LEGAL[self.phase](self)
 
     def _table_apply(self, a):
         _apply(self, a)
@@ -391,94 +388,243 @@ class Hand:
         p = (m + 2) % 4 if self.rules.teams else self.partner
         return t[m] + (t[p] if 0 <= p < self.n else 0)
 
+    # ----- the rules ---------------------------------------------------------
+    #
+    # Each rule both table mode (``_legal``) and euchre.why (the wording of a
+    # refusal) need, stated once. Card mode uses them too. (Rules sets its
+    # options with setattr, which pyright cannot follow: hence the one
+    # "ignore" per method that reads them.)
+
+    def must_call(self):
+        # Stick the dealer (004, option std): in round 2 the dealer may not
+        # pass.
+        return self.turn == self.dealer and self.rules.std
+
+    def may_call(self, suit):
+        # Round 2: any suit but the turned-down one (004; 002). (With a joker
+        # up in Ultimate no suit was offered, so none is turned down.)
+        return suit != self.turned_down
+
+    def ways(self):
+        # The ways the seat to bid may make trump, as the flags of ORDER and
+        # CALL: 0 with partner, 1 alone, 2 alone with partner's best (003,
+        # option partners_best). Only partnerships go alone in the bid (the
+        # calling variants' maker says ``alone`` once trump is made).
+        # (ranges, not constant tuples: those would stay in the module's
+        # constants, on the device's heap)
+        r = self.rules
+        teams, alone, best, canadian = r.teams, r.alone, r.partners_best, r.canadian  # pyright: ignore[reportAttributeAccessIssue]
+        if not (teams and alone):
+            return range(1)
+        end = 3 if best else 2
+        if self.phase == P_BID1 and canadian and self.turn == (self.dealer + 2) % 4:
+            # 004, Canadian loner: the dealer's partner who orders up must
+            # go alone.
+            return range(1, end)
+        return range(end)
+
+    def declaring(self):
+        # Declarations come before the first bid (003 farmers and ace no
+        # face, 002 twos and threes).
+        p = self.phase
+        return p == P_DECLARE or (p == P_BID1 and self.bids == 0)
+
+    def may_declare(self, kind):
+        # Whether a declaration of ``kind`` (FARMERS, TWOS, ACENOFACE or
+        # NINETENS) is open now: before the first bid, if the variant has it,
+        # once per hand (farmers 003, twos and threes 002). Card mode also
+        # needs the cards for it (euchre.cardmode).
+        if not self.declaring():
+            return False
+        r = self.rules
+        farmers, twos, acenoface = r.farmers, r.twos_and_threes, r.ace_no_face  # pyright: ignore[reportAttributeAccessIssue]
+        if kind == A.FARMERS:
+            return farmers and self.farmer < 0
+        if kind == A.TWOS:
+            return twos and self.twos < 0
+        return acenoface
+
+    def partner_bar(self, card):
+        # What bars ``card`` (of the deck) as the partner card: 0 nothing,
+        # 1 a permanent trump (000: "may not be a permanent trump card (2 or
+        # joker)"), 2 a trump (001: "naming a non-trump card").
+        if card in self.rules.permanent:
+            return 1
+        if self.rules.call_partner == "not_trump" and self._eff[card] == self.trump:  # pyright: ignore[reportAttributeAccessIssue, reportOptionalSubscript]
+            return 2
+        return 0
+
+    def lone_defenders(self):
+        # The seats that may defend alone (004, option defend_alone): either
+        # defender, never a maker.
+        m = self.maker
+        return ((m + 1) % 4, (m + 3) % 4)
+
     if _HOST:
         # (debugging aids are CPython's only: on the device each costs heap)
         def __repr__(self):
             return "<Hand %s dealer=%d phase=%d>" % (self.rules.name, self.dealer, self.phase)
 
+        # Every field is a slot: CPython then reaches them without a dict
+        # lookup (card-mode simulations run millions of hands). MicroPython
+        # has no __slots__: there, this list (not a constant tuple, which
+        # would stay in the module's constants) is never built. (Here at the
+        # end: the methods above have interned its longer names already, so
+        # those cost the device no string objects either.)
+        __slots__ = ["rules", "n", "dealer", "cards", "phase", "turn", "out", "tricks",
+                     "trick", "events", "upcard", "up_suit", "turned_down",
+                     "trump", "maker", "alone", "partner", "partner_card", "lone_defender",
+                     "picked_up", "turned", "farmer", "twos", "renege", "declarer",
+                     "tricks_played", "taken", "bids", "leader", "led", "best", "best_seat", "hands",
+                     "kitty", "dealt", "played", "first_lead", "result", "points", "outcome", "reason",
+                     "_legal", "_lg", "_do", "_eff", "_pow", "_bidders", "_steps", "_nxt", "_val", "_vals"]
+
 
 # ----- table mode ------------------------------------------------------------
+#
+# ``_legal(h)``: the legal action ids of a hand's phase, from the phase's own
+# function (``_LEGAL``, by phase number); card mode's phases are
+# euchre.cardmode's. A rule euchre.why also needs, to word a refusal, is a
+# ``Hand`` method (see "the rules" above) that both call, so it is stated
+# once. The order of the ids is the order the device lists them in.
+# (``_legal`` is the method card mode calls back, ``Hand._table_legal``: one
+# function object less on the device.)
 
-def _legal(h):
-    # Legal action ids by phase (card mode's own come from euchre.cardmode).
-    # The order is the order the device lists them in.
-    p, r, out = h.phase, h.rules, []
-    if p == P_PLAY:
-        seats = h.active_seats()
-        _add(out, A.WON, seats)
-        if h.tricks_played == 0:
-            _add(out, A.TRICKS, range(r.hand_size + 1))
-        _add(out, A.CLAIM, seats)
-        _add(out, A.RENEGE, seats)
-        if r.call_partner and h.partner < 0 and not h.alone:
-            _reveals(h, out)
-        if h.tricks_played == 0:
-            if r.throw_in:
-                _add(out, A.THROWIN, seats)
-            out.append(A.REDEAL)
-        return out
-    if p == P_UP:
-        _add(out, A.UP, range(4))
-        _add(out, A.UP, r.permanent)
-        out.append(A.REDEAL)
-        return out
-    if p == P_REVEAL:
-        return _reveals(h, out)
-    if p == P_NOTRICK:
-        _add(out, A.NOTRICK, _notrick_masks(h))
-        return out
-    # The maker's ways of playing: with partner, alone, alone with best.
-    how = [0]
-    if r.teams and r.alone:
-        how = [0, 1, 2] if r.partners_best else [0, 1]
-        if p == P_BID1 and r.canadian and h.turn == (h.dealer + 2) % 4:
-            how.remove(0)  # 004: Canadian loner
-    if p == P_BID1:
-        out.append(A.PASS)
-        for s in range(4) if h.up_suit == NO_SUIT else (A.NOSUIT,):
-            # (Ultimate: a joker is up, the orderer names trump)
-            for f in how:
-                out.append(A.action(A.ORDER, s, f))
-        if h.bids == 0 and not h.cards:
-            # Declarations come before the first bid (003, 002).
-            for s in range(h.n):
-                if r.farmers and h.farmer < 0:
-                    out.append(A.action(A.FARMERS, s))
-                if r.twos_and_threes and h.twos < 0:
-                    out.append(A.action(A.TWOS, s))
-                if r.ace_no_face:
-                    out += [A.action(A.ACENOFACE, s), A.action(A.NINETENS, s)]
-    elif p == P_BID2:
-        if not (h.turn == h.dealer and r.std):
-            out.append(A.PASS)
-        for s in range(4):
-            if s != h.turned_down:
-                for f in how:
-                    out.append(A.action(A.CALL, s, f))
-    elif p == P_NAME:
-        _add(out, A.NAME, range(4))
-        if r.perm_upcard == "dealer_names_or_turns":
-            if h.cards:
-                out.append(A.TURN)  # (TURN_ASK)
-            else:
-                _add(out, A.TURN, range(4), A.TURN_SUIT)
-    elif p == P_DEFEND:
-        m = h.maker
-        _add(out, A.DEFEND, ((m + 1) % 4, (m + 3) % 4, A.NOBODY))
-    elif p == P_MAKER:
-        out.append(A.ALONE)
-        eff, trump, perm = h._eff, h.trump, r.permanent
-        not_trump = r.call_partner == "not_trump"
-        for c in r.deck:
-            # 000: never a two/joker; 001: a non-trump card.
-            if not (c in perm or (not_trump and eff[c] == trump)):
-                out.append(A.action(A.PARTNER, c))
-    else:
-        return out
+_legal = Hand._table_legal
+
+
+def _legal_none(h):
+    # A phase with no table-mode input (card mode's, or the hand is over).
+    return []
+
+
+def _legal_up(h):
+    out = []
+    _add(out, A.UP, range(4))
+    _add(out, A.UP, h.rules.permanent)
+    out.append(A.REDEAL)
+    return out
+
+
+def _legal_bid1(h):
+    out = [A.PASS]
+    ways = h.ways()
+    # (Ultimate: a joker is up, the orderer names trump)
+    for s in range(4) if h.up_suit == NO_SUIT else (A.NOSUIT,):
+        for f in ways:
+            out.append(A.action(A.ORDER, s, f))
     if not h.cards:
-        # Table mode may declare a misdeal until play starts.
+        # (card mode asks for declarations in a phase of their own)
+        kinds = []
+        for k in (A.FARMERS, A.TWOS, A.ACENOFACE, A.NINETENS):
+            if h.may_declare(k):
+                kinds.append(k)
+        if kinds:
+            for s in range(h.n):
+                for k in kinds:
+                    out.append(A.action(k, s))
+    return _misdeal(h, out)
+
+
+def _legal_bid2(h):
+    out = []
+    if not h.must_call():
+        out.append(A.PASS)
+    ways = h.ways()
+    for s in range(4):
+        if h.may_call(s):
+            for f in ways:
+                out.append(A.action(A.CALL, s, f))
+    return _misdeal(h, out)
+
+
+def _legal_name(h):
+    out = []
+    _add(out, A.NAME, range(4))
+    if h.rules.perm_upcard == "dealer_names_or_turns":
+        if h.cards:
+            out.append(A.TURN)  # (TURN_ASK)
+        else:
+            _add(out, A.TURN, range(4), A.TURN_SUIT)
+    return _misdeal(h, out)
+
+
+def _legal_defend(h):
+    out = []
+    _add(out, A.DEFEND, h.lone_defenders())
+    out.append(A.action(A.DEFEND, A.NOBODY))
+    return _misdeal(h, out)
+
+
+def _legal_maker(h):
+    out = [A.ALONE]
+    bar = h.partner_bar
+    for c in h.rules.deck:
+        if not bar(c):
+            out.append(A.action(A.PARTNER, c))
+    return _misdeal(h, out)
+
+
+def _misdeal(h, out):
+    # Table mode may declare a misdeal until play starts.
+    if not h.cards:
         out.append(A.REDEAL)
     return out
+
+
+def _legal_play(h):
+    r, out = h.rules, []
+    seats = h.active_seats()
+    first = h.tricks_played == 0
+    _add(out, A.WON, seats)
+    if first:
+        _add(out, A.TRICKS, range(r.hand_size + 1))
+    _add(out, A.CLAIM, seats)
+    _add(out, A.RENEGE, seats)
+    if r.call_partner and h.partner < 0 and not h.alone:
+        out += _legal_reveal(h)
+    if first:
+        if r.throw_in:
+            _add(out, A.THROWIN, seats)
+        out.append(A.REDEAL)
+    return out
+
+
+def _legal_reveal(h):
+    # Who held the partner card: a seat, or none (000: the maker held it,
+    # or nobody played it).
+    out = []
+    for s in range(h.n):
+        if s != h.maker:
+            out.append(A.action(A.REVEAL, s))
+    out.append(A.action(A.REVEAL, A.NOBODY))
+    return out
+
+
+def _legal_notrick(h):
+    out = []
+    _add(out, A.NOTRICK, _notrick_masks(h))
+    return out
+
+
+# Each phase's legal actions, by phase number (euchre.phases).
+_LEGAL = (_legal_none,      # P_DEAL (card mode)
+          _legal_up,        # P_UP
+          _legal_none,      # P_DECLARE (card mode)
+          _legal_name,      # P_NAME
+          _legal_none,      # P_TURN (card mode)
+          _legal_bid1,      # P_BID1
+          _legal_bid2,      # P_BID2
+          _legal_defend,    # P_DEFEND
+          _legal_maker,     # P_MAKER
+          _legal_none,      # P_DISCARD (card mode)
+          _legal_none,      # P_GIVE (card mode)
+          _legal_none,      # P_GIVEBACK (card mode)
+          _legal_none,      # P_THROWIN (card mode)
+          _legal_play,      # P_PLAY
+          _legal_reveal,    # P_REVEAL
+          _legal_none,      # P_DONE
+          _legal_notrick)   # P_NOTRICK
 
 
 def _add(out, kind, args, flag=0):
@@ -541,61 +687,20 @@ def _book(h, mask):
             h.tricks[first] += total
 
 
-def _reveals(h, out):
-    for s in range(h.n):
-        if s != h.maker:
-            out.append(A.action(A.REVEAL, s))
-    out.append(A.action(A.REVEAL, A.NOBODY))
-    return out
-
-
 def _apply(h, a):
     # Apply a legal action id (card mode's own kinds are in euchre.cardmode).
-    # Hand.apply_id and apply_legal have counted the event.
+    # Hand.apply_id and apply_legal have counted the event. One chain over
+    # the kinds, in four groups: play and its ends, bidding, the steps
+    # between trump and play, a void hand. (A function per group costs the
+    # device about 300 B of heap: this chain is its cheapest form.)
     k, x, flag = A.kind_of(a), A.arg_of(a), A.flag_of(a)
+    # -- play: who took the tricks, and the ends of play
     if k == A.WON:
         h.tricks[x] += 1
         h.tricks_played += 1
         h.leader = h.turn = x
         if h.tricks_played >= h.rules.hand_size:
             h._end_play()
-    elif k == A.PASS:
-        h._next_bidder()
-    elif k == A.ORDER:
-        h._make_trump(h.turn, h.up_suit if x == A.NOSUIT else x, flag, True)
-    elif k == A.CALL:
-        h._make_trump(h.turn, x, flag, False)
-    elif k == A.UP:
-        if x < 4:
-            h.up_suit = x
-            x = -1
-        h._set_upcard(x)
-    elif k == A.NAME:
-        # 000 / 004: the named suit stands for the upcard's suit in round 1
-        # and is the turned-down suit if round 1 passes.
-        h.up_suit = x
-        h._start_bidding()
-    elif k == A.TURN:
-        if flag == A.TURN_ASK:
-            h.phase = P_TURN
-            return
-        # 000: the turned card's suit is trump; the dealer picks up the
-        # upcard, discards and is the bidder.
-        h.turned = True
-        h.turn = h.dealer
-        h._make_trump(h.dealer, x if flag == A.TURN_SUIT else x // 13, 0, True)
-    elif k == A.ALONE or k == A.PARTNER or k == A.DEFEND:
-        if k == A.ALONE:
-            h.alone = 1
-            h.partner = A.NOBODY
-        elif k == A.PARTNER:
-            h.partner_card = x
-            if h.cards and x in h.hands[h.maker]:
-                h.partner = A.NOBODY  # 000: the bidder holds it: no partner
-        elif x != A.NOBODY:
-            h.lone_defender = x
-            h.out[(x + 2) % 4] = 1
-        h._next_step()
     elif k == A.TRICKS and not h.rules.teams:
         h.taken = x
         h._end_play()
@@ -623,23 +728,62 @@ def _apply(h, a):
         h.partner = x
         if h.phase == P_REVEAL:
             h._settle()
+    # -- bidding: the upcard, bids, declarations
+    elif k == A.PASS:
+        h._next_bidder()
+    elif k == A.ORDER:
+        h._make_trump(h.turn, h.up_suit if x == A.NOSUIT else x, flag, True)
+    elif k == A.CALL:
+        h._make_trump(h.turn, x, flag, False)
+    elif k == A.UP:
+        if x < 4:
+            h.up_suit = x
+            x = -1
+        h._set_upcard(x)
+    elif k == A.NAME:
+        # 000 / 004: the named suit stands for the upcard's suit in round 1
+        # and is the turned-down suit if round 1 passes.
+        h.up_suit = x
+        h._start_bidding()
+    elif k == A.TURN:
+        if flag == A.TURN_ASK:
+            h.phase = P_TURN
+            return
+        # 000: the turned card's suit is trump; the dealer picks up the
+        # upcard, discards and is the bidder.
+        h.turned = True
+        h.turn = h.dealer
+        h._make_trump(h.dealer, x if flag == A.TURN_SUIT else x // 13, 0, True)
     elif k == A.FARMERS:
         h.farmer = x
         if h.rules.farmers_no_call:
             h._open_round(P_BID1)
     elif k == A.TWOS:
         h.twos = x
+    # -- between trump and play: the maker's partner or a lone defender
+    elif k == A.ALONE or k == A.PARTNER or k == A.DEFEND:
+        if k == A.ALONE:
+            h.alone = 1
+            h.partner = A.NOBODY
+        elif k == A.PARTNER:
+            h.partner_card = x
+            if h.cards and x in h.hands[h.maker]:
+                h.partner = A.NOBODY  # 000: the bidder holds it: no partner
+        elif x != A.NOBODY:
+            h.lone_defender = x
+            h.out[(x + 2) % 4] = 1
+        h._next_step()
+    # -- a void hand: the same dealer redeals or the deal passes left
     else:
-        # The hand is void: the same dealer redeals or the deal passes left.
         h.declarer = x
         if k == A.REDEAL:
-            h._over(REDEAL, "misdeal")
+            h._over(REDEAL, "misdeal", "misdeal")
         elif k == A.ACENOFACE:
-            h._over(REDEAL, "ace no face")  # 003: an ace and four 9s/10s
+            h._over(REDEAL, "ace_no_face", "ace no face")  # 003: an ace and four 9s/10s
         elif k == A.NINETENS:
-            h._over(THROWN_IN, "nines and tens")  # 003: only 9s and 10s
+            h._over(THROWN_IN, "nines_tens", "nines and tens")  # 003: only 9s and 10s
         else:
-            h._over(THROWN_IN, "throw-in")
+            h._over(THROWN_IN, "throw_in", "throw-in")
 
 
 # ----- scoring ---------------------------------------------------------------
@@ -654,8 +798,8 @@ def _apply(h, a):
 # is euchre.game's ``game_result``.)
 
 def score_hand(h):
-    # Points per seat for a finished hand and the reason, e.g.
-    # ``([2, 0, 2, 0], "march")``.
+    # Points per seat for a finished hand, its outcome code and the reason
+    # (see OUTCOMES), e.g. ``([2, 0, 2, 0], "march", "march")``.
     r = h.rules
     # The variant's points (euchre.rules), by name.
     (make, march, alone_make, alone_march, best_march, unpartnered_march,
@@ -676,7 +820,7 @@ def score_hand(h):
             # Five-Handed and Call-Your-Partner: the offender loses 2 (4 if
             # the bidder declared alone); nobody else scores.
             points[o] = -(renege_alone if h.alone else renege)
-        return points, "renege by seat %d" % o
+        return points, "renege", "renege by seat %d" % o
     m = h.maker
     if r.teams:
         makers = (m, (m + 2) % 4)
@@ -690,26 +834,44 @@ def score_hand(h):
         for p in makers:
             scorers.remove(p)
         if h.lone_defender >= 0:
-            v, why = defend_euchre, "euchred by a lone defender"  # 004
+            v, code, why = defend_euchre, "defend_euchre", "euchred by a lone defender"  # 004
         elif h.alone and r.set_loner:
-            v, why = r.set_loner, "euchred"   # a club night's set loner
+            v, code, why = r.set_loner, "euchred", "euchred"   # a club night's set loner
         else:
-            v, why = euchre, "euchred"
+            v, code, why = euchre, "euchred", "euchred"
     else:
         scorers = makers
         if t < r.hand_size:
-            v, why = (alone_make, "made alone") if h.alone else (make, "made")
+            if h.alone:
+                v, code, why = alone_make, "made_alone", "made alone"
+            else:
+                v, code, why = make, "made", "made"
         elif h.alone == 2:
-            v, why = best_march, "lone march with partner's best"  # 003
+            v, code, why = best_march, "best_march", "lone march with partner's best"  # 003
         elif h.alone:
-            v, why = alone_march, "lone march"
+            v, code, why = alone_march, "lone_march", "lone march"
         elif unpartnered_march and len(makers) == 1:
-            v, why = unpartnered_march, "march without a partner"  # 000, 001
+            v, code, why = unpartnered_march, "unpartnered_march", "march without a partner"  # 000, 001
         else:
-            v, why = march, "march"
+            v, code, why = march, "march", "march"
     for p in scorers:
         # 000: "Only players who have taken tricks during the relevant hand
         # are eligible to receive points."
         if not r.needs_trick or h.tricks[p]:
             points[p] = v
-    return points, why
+    return points, code, why
+
+
+if _HOST:
+    # Every ``outcome`` code of a finished hand (``reason`` is the sentence
+    # that goes with it), where the hand sets them: scored (score_hand)
+    # made, made alone, march (all the tricks), lone march, lone march with
+    # partner's best (003), march without a partner (000, 001), euchred,
+    # euchred by a lone defender (004; the name of its points in
+    # ``rules.score``), renege; void (``_over`` with a code) nobody made
+    # trump, misdeal, ace no face (003), nines and tens (003), throw-in
+    # (000). (A list, not a constant tuple, for the reason given at
+    # ``__slots__``; after score_hand, whose names the long codes reuse.)
+    OUTCOMES = ["made", "made_alone", "march", "lone_march", "best_march",
+                "unpartnered_march", "euchred", "defend_euchre", "renege",
+                "all_passed", "misdeal", "ace_no_face", "nines_tens", "throw_in"]

@@ -5,12 +5,18 @@
 # refusal (and on the device drops it again). It reads the hand through its
 # methods and fields and takes the phases from ``euchre.phases``, so it does
 # not import the hand back.
+#
+# A rule is stated once, as a method of the hand (``must_call``,
+# ``may_call``, ``ways``, ``declaring``, ``may_declare``, ``partner_bar``,
+# ``lone_defenders``: see "the rules" in euchre.hand) that table mode's legal
+# actions use too; a message here tests that method and only picks the words
+# (which option is off, which card is meant).
 
 from euchre import actions as A
 from euchre.cards import NO_SUIT, SUIT_NAMES, card_name
 from euchre.phases import (CHANCE, TABLE, TERMINAL, P_DONE, P_PLAY, P_BID1,
                            P_BID2, P_MAKER, P_DISCARD, P_GIVE, P_GIVEBACK,
-                           P_DECLARE, P_DEFEND)
+                           P_DEFEND)
 
 # The name of each phase (euchre.phases), in order.
 PHASE_NAMES = ("deal", "upcard", "declare", "name", "turn", "bid1", "bid2",
@@ -60,18 +66,23 @@ def _explain(h, p, kind, arg, flag):
             return "seat %d does not hold %s" % (seat, card_name(arg))
         led = h._eff[h.trick[0]]
         return "seat %d must follow %s" % (seat, SUIT_NAMES[led] if led < 4 else "the suit led")
-    if kind == A.PASS and p == P_BID2 and h.turn == h.dealer and r.std:
+    if kind == A.PASS and p == P_BID2 and h.must_call():
+        # 004, option std: stick the dealer
         return "stick the dealer: seat %d (dealer) must name trump" % h.dealer
-    if kind == A.CALL and p == P_BID2 and arg == h.turned_down:
+    if kind == A.CALL and p == P_BID2 and not h.may_call(arg):
+        # 004: the turned-down suit
         return "%s was turned down: it cannot be named in round 2" % SUIT_NAMES[arg]
-    if kind in (A.ORDER, A.CALL) and flag and not r.alone:
-        return "going alone is not allowed in %s" % r.title
-    if kind in (A.ORDER, A.CALL) and flag == 2 and not r.partners_best:
-        return "partner's best is not in play (option partners_best)"
-    if kind in (A.ORDER, A.CALL) and flag and not r.teams:
-        return "in %s the maker goes alone after trump is made (action alone)" % r.title
-    if kind == A.ORDER and p == P_BID1 and not flag and r.canadian and h.turn == (h.dealer + 2) % 4:
-        return "Canadian loner: the dealer's partner who orders up must go alone"
+    if kind in (A.ORDER, A.CALL) and flag not in h.ways():
+        # Not a way to make trump now: which option or rule rules it out.
+        if not r.alone:
+            return "going alone is not allowed in %s" % r.title
+        if flag == 2 and not r.partners_best:
+            return "partner's best is not in play (option partners_best)"
+        if not r.teams:
+            return "in %s the maker goes alone after trump is made (action alone)" % r.title
+        if kind == A.ORDER and p == P_BID1 and not flag:
+            # 004: Canadian loner (option canadian)
+            return "Canadian loner: the dealer's partner who orders up must go alone"
     if kind == A.ORDER and p == P_BID1 and arg != A.NOSUIT and h.up_suit != NO_SUIT:
         return "order takes no suit: the upcard's suit is trump"
     if kind == A.ORDER and p == P_BID1 and arg == A.NOSUIT and h.up_suit == NO_SUIT:
@@ -79,8 +90,10 @@ def _explain(h, p, kind, arg, flag):
     if kind == A.PARTNER and p == P_MAKER:
         if not r.in_deck[arg]:
             return "%s is not in this deck" % card_name(arg)
-        if arg in r.permanent:
+        if h.partner_bar(arg) == 1:
+            # 000: never a two or joker
             return "the partner card may not be a permanent trump (%s)" % card_name(arg)
+        # 001: a non-trump card
         return "the partner card must not be a trump"
     if kind in (A.DISCARD, A.GIVE) and p in (P_DISCARD, P_GIVE, P_GIVEBACK):
         return "seat %d does not hold %s" % (h.current_player(), card_name(arg))
@@ -94,24 +107,29 @@ def _explain(h, p, kind, arg, flag):
         if h.tricks_played:
             return "tricks N must come before any trick winner is entered"
         return "the makers take 0 to %d tricks" % r.hand_size
-    if kind == A.FARMERS and not r.farmers:
-        return "farmers hand is not in play (option farmers)"
-    if kind == A.FARMERS and h.farmer >= 0:
-        return "only one farmer per hand (003): seat %d claimed it" % h.farmer
-    if kind in (A.ACENOFACE, A.NINETENS) and not r.ace_no_face:
-        return "ace no face is not in play (option ace_no_face)"
-    if kind == A.TWOS and not r.twos_and_threes:
-        return "twos and threes are not part of %s (Ultimate Euchre only)" % r.title
     if kind == A.DEFEND and not r.defend_alone:
         return "lone defender is not in play (option defend_alone)"
-    if kind in (A.FARMERS, A.TWOS, A.ACENOFACE, A.NINETENS) and not (
-            p == P_DECLARE or (p == P_BID1 and h.bids == 0)):
-        return "declarations come before the first bid"
-    if kind in (A.FARMERS, A.TWOS, A.ACENOFACE, A.NINETENS) and h.cards:
+    declaration = kind in (A.FARMERS, A.TWOS, A.ACENOFACE, A.NINETENS)
+    if declaration and not h.may_declare(kind):
+        # Which part of the rule (003 farmers and ace no face, 002 twos and
+        # threes) rules it out.
+        if kind == A.FARMERS and not r.farmers:
+            return "farmers hand is not in play (option farmers)"
+        if kind == A.FARMERS and h.farmer >= 0:
+            return "only one farmer per hand (003): seat %d claimed it" % h.farmer
+        if kind in (A.ACENOFACE, A.NINETENS) and not r.ace_no_face:
+            return "ace no face is not in play (option ace_no_face)"
+        if kind == A.TWOS and not r.twos_and_threes:
+            return "twos and threes are not part of %s (Ultimate Euchre only)" % r.title
+        if not h.declaring():
+            return "declarations come before the first bid"
+    if declaration and h.cards:
+        # (card mode: the cards decide, euchre.cardmode)
         return "seat %d's hand does not qualify" % arg
     if kind == A.THROWIN and not r.throw_in:
         return "throw-ins are not part of %s" % r.title
-    if kind == A.DEFEND and p == P_DEFEND and arg != _NOBODY and h.side_of(arg) == h.side_of(h.maker):
+    if kind == A.DEFEND and p == P_DEFEND and arg != _NOBODY and arg not in h.lone_defenders():
+        # 004: a lone defender is a defender
         return "seat %d is on the makers' side" % arg
     if kind == A.NOTRICK:
         return "notrick names the scoring seats that took no trick, after tricks N (000)"

@@ -54,6 +54,11 @@ DB_NAME = "bower.sqlite3"
 ENV_DB = "BOWER_DB"
 
 RESULT_NAMES = {SCORED: "scored", THROWN_IN: "thrown-in", REDEAL: "redeal"}
+# The ``outcome`` column of a scored hand: the engine's outcome code
+# (euchre.hand.OUTCOMES) in the column's four words.
+OUTCOME_WORDS = {"made": "made", "made_alone": "made", "march": "march", "lone_march": "march",
+                 "best_march": "march", "unpartnered_march": "march", "euchred": "euchred",
+                 "defend_euchre": "euchred", "renege": "renege"}
 
 
 class LibraryError(Exception):
@@ -361,14 +366,7 @@ def hand_row(rec: HandRecord) -> dict:
     scored = h.result == SCORED
     maker = h.maker if h.maker >= 0 else None
     maker_tricks = h.maker_tricks() if scored and maker is not None else None
-    outcome = None
-    if scored:
-        if h.renege >= 0:
-            outcome = "renege"
-        elif maker_tricks >= r.tricks_to_make:
-            outcome = "march" if maker_tricks == r.hand_size else "made"
-        else:
-            outcome = "euchred"
+    outcome = OUTCOME_WORDS[h.outcome] if scored else None
     partner = None
     if r.call_partner and 0 <= h.partner < h.n:
         partner = h.partner
