@@ -20,7 +20,8 @@ from bower.clubsetup import SEATS
 
 def round_menu(app, cursor=0):
     # The pushed round, as the table sees it: OK on "Start round" starts it;
-    # the table, the round and each seat's player can be changed here.
+    # the table, the round and each seat's player can be changed here
+    # (``app.setup``: the setup being changed; None: the pushed one).
     st = app.setup
     if st is None or "move" not in st:
         st = app.setup = app.store.club()

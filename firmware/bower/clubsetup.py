@@ -1,6 +1,7 @@
 # A club round's setup as the link receives it and the store keeps it
-# (bower.club shows and starts it): the fields and their check. Imports
-# nothing of the app, so the store and the link may use it.
+# (bower.club shows and starts it): the fields and their check; and a
+# minutes round's clock. Imports nothing of the app, so the store, the link
+# and the game screens may use it.
 
 SEATS = "NESW"
 MOVES = ("progressive", "fixed", "partners")
@@ -40,3 +41,15 @@ def check(d):
                 and max(n) <= "~") or p.count(n) > 1:
             raise ValueError("bad name %r" % (n,))
     return d
+
+
+def time_left(app, g):
+    # A minutes round (bower.play, at each hand's start): the time left by
+    # the clock the host set; once it is up, how to end the round.
+    minutes = g.club["minutes"]
+    t = app.info.get("time")
+    off = app.store.clock_offset
+    if not (t and off and g.started):
+        return "%d-minute round" % minutes
+    left = minutes - (t() + off - g.started) // 60
+    return "%d min left" % left if left > 0 else "Time! End: menu"

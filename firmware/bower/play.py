@@ -150,19 +150,9 @@ def _up(app, g, h):
     if 0 < r.round_hands < 99:
         n = "%d/%d" % (g.counted + 1, r.round_hands)   # a club round's hand of its N
     elif r.round_hands:
-        info[0] = _time_left(app, g, g.club["minutes"])  # a club round of M minutes
+        from bower.clubsetup import time_left   # a club round of M minutes
+        info[0] = time_left(app, g)
     return gfx.fit("H%s %s deals" % (n, name), name + " deals"), info, items, 0
-
-
-def _time_left(app, g, minutes):
-    # A minutes round (host/CLUB.md): the time left by the clock the host
-    # set; once it is up, how to end the round.
-    t = app.info.get("time")
-    off = app.store.clock_offset
-    if not (t and off and g.started):
-        return "%d-minute round" % minutes
-    left = minutes - (t() + off - g.started) // 60
-    return "%d min left" % left if left > 0 else "Time! End: menu"
 
 
 def _up_label(h):

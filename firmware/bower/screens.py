@@ -75,7 +75,7 @@ def home_pick(app, v):
     elif v == "settings":
         app.push(settings(app))
     elif v == "club":
-        app.club_round()
+        app.club()
     else:
         app.push(about(app))
 
@@ -162,11 +162,7 @@ _HELP = {"next": "Choose players, then dealer",
          "jokers": "Jokers in place of 2\x13 and 2\x12",
          "four_eights": "Deck with all four 8s",
          "alternate_ending": "First to reach target ends game",
-         "play_on": "Ties at target: keep playing",
-         "round_hands": "Club round: hands to play",
-         "lone_march": "Club: points for a lone march",
-         "set_loner": "Club: points for euchring a loner",
-         "renege_points": "Club: points for a renege"}
+         "play_on": "Ties at target: keep playing"}
 
 
 def _option_pick(app, k):
@@ -342,7 +338,7 @@ def _game_menu_pick(app, v):
     elif v == "scores":
         app.scores()
     elif v == "end":
-        app.end_round()
+        app.club(True)
     elif v == "rules":
         app.push(rules_view(app.game.rules))
     elif v == "undo":

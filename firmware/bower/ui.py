@@ -203,16 +203,12 @@ class App:
 
     # ----- the game --------------------------------------------------------
 
-    def club_round(self):
-        # The pushed club round's menu (from home).
-        from bower.club import round_menu
+    def club(self, end=False):
+        # A club round (bower.club): the pushed round's menu (from home), or
+        # (``end``: a minutes round's time is up) its result, to end it.
+        from bower import club
         self.setup = None
-        self.push(round_menu(self))
-
-    def end_round(self):
-        # A minutes round's time is up: its result, to end and accept it.
-        from bower.club import RoundOver
-        self.push(RoundOver(True))
+        self.push(club.RoundOver(True) if end else club.round_menu(self))
 
     def show_game(self):
         # Rebuild the game screen from the game state (after any input).
