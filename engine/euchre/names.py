@@ -9,6 +9,12 @@
 #
 # >>> variant_key("5-Handed")
 # 'five'
+#
+# Options, too, may be given by a longer name than the one the log keeps
+# (EGN's, for those EGN has): ``stick_the_dealer`` is ``std``.
+#
+# >>> option_key("stick_the_dealer")
+# 'std'
 
 # (canonical name, its other names): a short tuple of pairs, not a dict of
 # every alias, so the table costs a few objects.
@@ -18,6 +24,25 @@ ALIASES = (
     ("callpartner", "callyourpartner calltheirpartner cyp call"),
     ("ultimate", "54 54card fulldeck"),
 )
+
+
+# (an option's name in full, the name a log keeps)
+OPTION_ALIASES = (
+    ("stick_the_dealer", "std"),
+    ("points_to_win", "winning_score"),
+    ("canadian_loner", "canadian"),
+    ("lone_defender", "defend_alone"),
+    ("farmers_hand", "farmers"),
+    ("partners_best_card", "partners_best"),
+)
+
+
+def option_key(name):
+    # The option a longer name stands for, or None.
+    for full, key in OPTION_ALIASES:
+        if name == full:
+            return key
+    return None
 
 
 def _plain(text):

@@ -126,6 +126,13 @@ class Rules:
             raise ValueError(error_text("options", options))
         given = dict(options or {})
         given.update(kw)
+        for k in list(given):
+            if k not in opts and k not in OPTIONS:
+                # A longer name (stick_the_dealer for std): never on the device.
+                from euchre.names import option_key
+                short = option_key(k)
+                if short in opts and short not in given:
+                    given[short] = given.pop(k)
         rnd = None
         if "round_hands" in given:
             # A club round (host/CLUB.md): its options apart.
@@ -236,7 +243,13 @@ class Rules:
         return isinstance(other, Rules) and self.to_dict() == other.to_dict()
 
     if sys.implementation.name != "micropython":
-        # (not on the device: a repr would only cost it heap)
+        # (not on the device: each costs it heap)
+        @property
+        def stick_the_dealer(self):
+            # Option ``std`` by its name in full (euchre.names).
+            return self.std
+
+        # (a repr:)
         def __repr__(self):
             base = Rules(self.name).options
             out = "Rules(%r" % self.name

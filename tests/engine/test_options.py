@@ -890,7 +890,7 @@ def test_unknown_variants_are_refused_with_the_valid_names():
 def test_unknown_options_are_refused_with_the_variants_options():
     for v in ("classic", "five", "callpartner", "ultimate"):
         names = ", ".join(sorted(VARIANTS[v]["options"]))
-        for bad in ("stick_the_dealer", "bogus", "", "Std", 5):
+        for bad in ("stick_dealer", "bogus", "", "Std", 5):
             try:
                 Rules(v, {bad: True})
             except ValueError as e:
