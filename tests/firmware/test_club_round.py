@@ -236,3 +236,26 @@ def test_a_minutes_round_shows_the_time_left_by_the_hosts_clock():
         d = boot_timed(root)
         d.app.ack_hand()
         assert "20-minute round" in text(d)
+
+
+def test_a_setup_of_any_shape_is_refused_with_a_value_error_or_kept_whole():
+    from hypothesis import given, settings, strategies as st
+    from bower.clubsetup import check
+    leaf = st.one_of(st.none(), st.booleans(), st.integers(-5, 300), st.text(max_size=40))
+    value = st.recursive(leaf, lambda c: st.one_of(st.lists(c, max_size=5),
+                                                   st.dictionaries(st.text(max_size=12), c, max_size=5)),
+                         max_leaves=12)
+    good = setup()
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(st.dictionaries(st.sampled_from(sorted(good) + ["x"]), value, max_size=12), st.booleans())
+    def run(changes, over_good):
+        d = dict(good, **changes) if over_good else changes
+        try:
+            assert check(d) is d
+        except ValueError:
+            return
+        # accepted: every field as the device needs it
+        assert 1 <= d["table"] <= d["tables"] <= 64 and d["move"] in ("progressive", "fixed", "partners")
+        assert len(d["players"]) == 4 and (d["hands"] == 0) != (d["minutes"] == 0)
+    run()

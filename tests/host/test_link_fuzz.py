@@ -1,8 +1,9 @@
 """Fuzz the device side of the link: random bytes and mutated protocol lines,
 cut into random pieces, go to Link.feed. It must never raise, every byte it
 writes must be a well-formed reply, and stored games never change -- the
-only changes allowed are the synced flags, the roster and the clock offset,
-and only when the input held an intact SYNCED, ROSTER or CLOCK request."""
+only changes allowed are the synced flags, the roster, the clock offset and
+the club round's setup, and only when the input held an intact SYNCED,
+ROSTER, CLOCK or CLUB request; a club setup that changed is a valid one."""
 
 import zlib
 
@@ -17,7 +18,9 @@ from bower_host.protocol import encode_request, parse_reply
 from fake_device import HostFs, random_table_game, record_game
 
 INFO = {"version": "0.2.0", "device": "e6614103e7", "board": {}}
-MUTATORS = {"SYNCED": "synced", "ROSTER": "roster", "CLOCK": "clock"}
+MUTATORS = {"SYNCED": "synced", "ROSTER": "roster", "CLOCK": "clock", "CLUB": "club"}
+CLUB = ("CLUB", "fri-1a2b", "3", "2", "5", "progressive", "8", "0", "4", "2", "2", "0", "0", "0", "0",
+        "Ann", "Bob%20Jr", "Cy", "Di")
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +40,7 @@ def snapshot(s):
         "roster": list(s.roster),
         "clock": s.clock_offset,
         "settings": dict(s.settings),
+        "club": s.club(),
     }
 
 
@@ -63,7 +67,9 @@ def request_pool(crcs) -> list:
     reqs = [("HELLO", "1"), ("HELLO", "0"), ("HELLO",), ("LIST",), ("LIST", "1"), ("FROB",), ("get", "g0001"),
             ("ROSTER",), ("ROSTER", "Ann", "Bob%20Jr"), ("ROSTER", "%zz"), ("ROSTER", "Bartholomew"),
             ("ROSTER", "Ann", "Ann"), ("ROSTER", "%01"), ("CLOCK", "1763700000"), ("CLOCK", "12"),
-            ("CLOCK",), ("SYNCED", "g0001"), ("SYNCED", "g0001", "zz")]
+            ("CLOCK",), ("SYNCED", "g0001"), ("SYNCED", "g0001", "zz"),
+            CLUB, ("CLUB", "-"), ("CLUB",), CLUB[:-1], CLUB[:2] + ("99",) + CLUB[3:], CLUB[:5] + ("howell",) + CLUB[6:],
+            CLUB[:7] + ("5",) + CLUB[8:], CLUB[:15] + ("Ann",) + CLUB[16:], CLUB[:15] + ("%zz",) + CLUB[16:]]
     reqs += [("GET", i, o, n) for i in ids for o in nums[:3] for n in nums]
     reqs += [("SYNCED", i, c) for i in ids for c in crcs + ["0badf00d"]]
     tags = ["a", "Z9", "12345678"]
@@ -125,9 +131,12 @@ def test_feed_survives_anything_and_only_intact_requests_change_anything(store):
         assert after["files"] == before["files"]
         assert after["games"] == before["games"]
         assert after["settings"] == before["settings"]
-        for kind in ("synced", "roster", "clock"):
+        for kind in ("synced", "roster", "clock", "club"):
             if kind not in allowed:
                 assert after[kind] == before[kind], (kind, data)
+        if after["club"] is not None:
+            from bower.clubsetup import check
+            check(after["club"])                 # whatever got in is a valid setup
         for line in b"".join(out).splitlines(keepends=True):
             assert line.endswith(b"\n") and parse_reply(line) is not None, line
 
