@@ -146,13 +146,12 @@ def _up(app, g, h):
     else:
         items.append(("other...", ("up", other)))
     name = _name(g, h.dealer)
-    n = "%d" % g.hand_no
     if 0 < r.round_hands < 99:
-        n = "%d/%d" % (g.counted + 1, r.round_hands)   # a club round's hand of its N
+        info[0] = "Hand %d of %d" % (g.counted + 1, r.round_hands)   # a club round of N hands
     elif r.round_hands:
         from bower.clubsetup import time_left   # a club round of M minutes
         info[0] = time_left(app, g)
-    return gfx.fit("H%s %s deals" % (n, name), name + " deals"), info, items, 0
+    return gfx.fit("H%d %s deals" % (g.hand_no, name), name + " deals"), info, items, 0
 
 
 def _up_label(h):

@@ -87,7 +87,7 @@ def test_a_round_plays_ends_by_itself_and_is_accepted_in_the_log():
         start(d)
         g = d.app.game
         assert g.players == PLAYERS and g.first_dealer == 0
-        assert "H1/4" in text(d)
+        assert "Hand 1 of 4" in text(d)
         play(d, HANDS)
         # N/S made (+1), N/S lone march worth the night's 5, thrown in,
         # N/S euchred (E/W +2)
