@@ -34,6 +34,7 @@ def round_menu(app, cursor=0):
              ("Round %d" % st["round"], "round")]
     for i in range(4):
         items.append((SEATS[i] + ": " + p[i], i))
+    items.append(("Clear club round", "forget"))   # the night is over: home as before
     length = "%d hands" % st["hands"] if st["hands"] else "%d min" % st["minutes"]
     return Menu(gfx.fit("Club " + st["night"], "Club round"), items, _pick, cursor, (length + ", N deals",))
 
@@ -46,6 +47,14 @@ def _pick(app, v):
                           info=("A game is still", "in progress.")))
         else:
             start(app)
+        return
+    if v == "forget":
+        try:
+            app.store.set_club(None)
+        except OSError:
+            pass
+        app.setup = None
+        app.home()
         return
     if v == "table":
         st["table"] = st["table"] % st["tables"] + 1

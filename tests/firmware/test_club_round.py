@@ -259,3 +259,14 @@ def test_a_setup_of_any_shape_is_refused_with_a_value_error_or_kept_whole():
         assert 1 <= d["table"] <= d["tables"] <= 64 and d["move"] in ("progressive", "fixed", "partners")
         assert len(d["players"]) == 4 and (d["hands"] == 0) != (d["minutes"] == 0)
     run()
+
+
+def test_the_round_menu_forgets_the_club_round():
+    with tempfile.TemporaryDirectory() as root:
+        d = boot(root)
+        d.store.set_club(setup())
+        d.app.home()
+        d.choose("club")
+        d.choose("forget")
+        assert d.top().title == "Bower" and "club" not in [v for _, v in d.rows()]
+        assert d.store.club() is None and boot(root).store.club() is None
