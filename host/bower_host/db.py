@@ -961,8 +961,9 @@ def rebuild(path: str | os.PathLike | None = None, clock=time.time) -> tuple[Pat
 # ... IF NOT EXISTS; outside MIGRATIONS and SCHEMA: a library without them
 # is not damaged, and nothing above reads them). A round's game is in
 # ``games`` like any other; ``club_results`` names it by device and game id
-# (``game_id`` is only a shortcut: ``rebuild`` renumbers games and does not
-# carry these tables over -- the old file, kept beside it, still has them).
+# (``game_id`` is only a shortcut: ``rebuild`` renumbers games; ``bower
+# library rebuild`` then carries these tables over from the old file and
+# points each result at its game again: ``club.night.carry_over``).
 
 CLUB_TABLES = [
     """CREATE TABLE IF NOT EXISTS club_nights (
@@ -1006,7 +1007,8 @@ CLUB_TABLES = [
         round INTEGER NOT NULL,
         table_no INTEGER NOT NULL,
         at INTEGER NOT NULL,
-        kind TEXT NOT NULL,             -- "replaced" (another game) or "changed" (the same game's log)
+        kind TEXT NOT NULL,             -- "replaced" (another game), "changed" (the same game's log),
+                                        -- "device correction", "acceptance undone" (undo after accept)
         old_game TEXT NOT NULL,         -- device/game id
         new_game TEXT NOT NULL,
         old_result TEXT NOT NULL,       -- JSON
