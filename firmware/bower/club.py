@@ -12,6 +12,7 @@
 from bower import gfx
 from bower.keys import OK, BACK
 from bower.menu import Menu
+from bower.play import footer, standings
 
 from bower.clubsetup import SEATS
 
@@ -42,11 +43,8 @@ def round_menu(app, cursor=0):
 def _pick(app, v):
     st = app.setup
     if v == "start":
-        if app.game is not None and not app.game.result:
-            app.push(Menu("Leave game?", [("No, go back", "no"), ("Yes, start round", "yes")], _leave,
-                          info=("A game is still", "in progress.")))
-        else:
-            start(app)
+        from bower.screens import leave_first
+        leave_first(app, "Leave game?", "Yes, start round", start)
         return
     if v == "forget":
         try:
@@ -83,12 +81,6 @@ def _seat(app, seat):
     app.push(Menu(SEATS[seat] + " player", [(n, n) for n in names], chosen, names.index(p[seat])))
 
 
-def _leave(app, v):
-    app.back()
-    if v == "yes":
-        start(app)
-
-
 def start(app):
     # The round's game: Classic, the night's scoring, no end on points, the
     # first dealer N; its header carries the club object.
@@ -122,6 +114,7 @@ class RoundOver:
 
     def __init__(self, early=False):
         self.early = early
+        self.setup = None   # the pushed setup, read once (where everyone goes next)
 
     def handle(self, app, ev):
         g = app.game
@@ -138,33 +131,28 @@ class RoundOver:
                 app.game_menu()
 
     def draw(self, app, fb):
-        from bower.play import standings
         g = app.game
         c = getattr(g, "club", None) or {}
         if self.early:
             gfx.bar(fb, "End round %d?" % c.get("round", 0))
             standings(app, fb)
-            _foot(fb, "OK: end & accept")
+            footer(fb, "OK: end & accept")
             return
         if g.accepted:
-            _moves(app, fb, g, c)
+            if self.setup is None:
+                self.setup = app.store.club() or {}
+            _moves(fb, g, c, self.setup)
             return
         gfx.bar(fb, gfx.fit("Round %d over" % c.get("round", 0), "Round over"))
         won = g.result[0]
         standings(app, fb, ["won" if i in won else "" for i in range(4)])
-        _foot(fb, "OK: %s accepts" % _other(g))
+        footer(fb, "OK: %s accepts" % _other(g))
 
 
-def _foot(fb, s):
-    fb.hline(0, 54, 128, 1)
-    gfx.text(fb, s, 0, 57)
-
-
-def _moves(app, fb, g, c):
+def _moves(fb, g, c, st):
     # Where each player goes next by the night's movement (host/CLUB.md):
     # computed here for progressive and fixed nights; a partners night's
-    # schedule comes with the pushed setup.
-    st = app.store.club() or {}
+    # schedule comes with the pushed setup ``st``.
     same = st.get("night") == c.get("night") and st.get("round") == c.get("round")
     gfx.bar(fb, "Next round")
     t = c.get("table", 0)
@@ -188,7 +176,7 @@ def _moves(app, fb, g, c):
         y += 8
     if unknown or same and st["move"] == "progressive":
         gfx.text(fb, "T?, seats: board" if unknown else "seats: the board", 0, y)
-    _foot(fb, "OK: home")
+    footer(fb, "OK: home")
 
 
 def _next_round(app):

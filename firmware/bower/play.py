@@ -452,7 +452,7 @@ def _name_at(fb, name, y, lit):
     gfx.text(fb, name, 0, y, 0 if lit else 1)
 
 
-def _footer(fb, s):
+def footer(fb, s):
     fb.hline(0, 54, 128, 1)
     gfx.text(fb, s, 0, 57)
 
@@ -463,7 +463,7 @@ def deals_footer(fb, before, name):
     if len(before) + len(name) + 6 > 16:
         before = ""
     x = 8 * len(before)
-    _footer(fb, before)
+    footer(fb, before)
     fb.fill_rect(x, 56, 8 * len(name) + 1, 8, 1)
     gfx.text(fb, name, x, 57, 0)
     gfx.text(fb, " deals", x + 8 * len(name), 57)
@@ -531,4 +531,4 @@ class GameOver:
         tag = "tie" if kind == "draw" else "won"
         standings(app, fb, [tag if i in won else "" for i in range(len(g.players))])
         verb = {"win": " wins" if len(names) == 1 else " win", "shared": " share", "draw": " tie"}[kind]
-        _footer(fb, gfx.fit(" & ".join(names) + verb, "OK: menu"))
+        footer(fb, gfx.fit(" & ".join(names) + verb, "OK: menu"))

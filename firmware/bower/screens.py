@@ -66,12 +66,7 @@ def home_pick(app, v):
     if v == "continue":
         app.show_game()
     elif v == "new":
-        if app.game is not None and not app.game.result:
-            # A game is in progress: leaving it takes a second "yes".
-            app.push(Menu("New game?", [("No, go back", "no"), ("Yes, leave game", "yes")],
-                          _leave_pick, info=("A game is still", "in progress.")))
-        else:
-            new_game(app)
+        leave_first(app, "New game?", "Yes, leave game", new_game)
     elif v == "settings":
         app.push(settings(app))
     elif v == "club":
@@ -80,10 +75,18 @@ def home_pick(app, v):
         app.push(about(app))
 
 
-def _leave_pick(app, v):
-    app.back()
-    if v == "yes":
-        new_game(app)
+def leave_first(app, title, yes, then):
+    # ``then(app)``; while a game is in progress, only after a second "yes"
+    # (``title`` asks, ``yes`` is that row).
+    if app.game is None or app.game.result:
+        then(app)
+        return
+
+    def pick(app, v):
+        app.back()
+        if v == "yes":
+            then(app)
+    app.push(Menu(title, [("No, go back", "no"), (yes, "yes")], pick, info=("A game is still", "in progress.")))
 
 
 def about(app):
