@@ -124,22 +124,18 @@ def test_declarations_before_the_first_bid():
 
 def test_partner_card():
     # 000: never a permanent trump; 001: a non-trump card.
-    g = play("five", {}, ["up H", "order"])
-    h = g.hand
-    assert h.phase == H.P_MAKER
-    for name, bar in (("2S", 1), ("2H", 1), ("JH", 0), ("AH", 0), ("AS", 0)):
-        c = parse_card(name)
-        assert h.partner_bar(c) == bar, name
-        assert (A.action(A.PARTNER, c) in h.legal_ids()) == (bar == 0), name
-    assert "permanent trump" in message(g, "partner 2S")
-    g = play("callpartner", {}, ["up H", "order"])
-    h = g.hand
-    assert h.phase == H.P_MAKER
-    for name, bar in (("JH", 2), ("JD", 2), ("AH", 2), ("AS", 0), ("JC", 0)):
-        c = parse_card(name)
-        assert h.partner_bar(c) == bar, name
-        assert (A.action(A.PARTNER, c) in h.legal_ids()) == (bar == 0), name
-    assert "must not be a trump" in message(g, "partner AH")
+    for variant, bars, refused, why in (
+            ("five", (("2S", 1), ("2H", 1), ("JH", 0), ("AH", 0), ("AS", 0)), "partner 2S", "permanent trump"),
+            ("callpartner", (("JH", 2), ("JD", 2), ("AH", 2), ("AS", 0), ("JC", 0)), "partner AH",
+             "must not be a trump")):
+        g = play(variant, {}, ["up H", "order"])
+        h = g.hand
+        assert h.phase == H.P_MAKER
+        for name, bar in bars:
+            c = parse_card(name)
+            assert h.partner_bar(c) == bar, name
+            assert (A.action(A.PARTNER, c) in h.legal_ids()) == (bar == 0), name
+        assert why in message(g, refused)
 
 
 def test_lone_defenders():

@@ -131,23 +131,22 @@ def test_a_correction_after_acceptance_stays_in_the_log():
 
 
 def test_fixed_and_partners_movements_name_the_next_tables():
+    def next_tables(d, **kw):
+        # A round of the setup ``kw`` played and accepted: its last screen.
+        d.store.set_club(setup(**kw))
+        d.app.home()
+        start(d)
+        play(d, HANDS)
+        d.press(K.OK)
+        s = text(d)
+        d.press(K.OK)
+        return s
     with tempfile.TemporaryDirectory() as root:
         d = boot(root)
-        d.store.set_club(setup(move="fixed"))
-        d.app.home()
-        start(d)
-        play(d, HANDS)
-        d.press(K.OK)
-        s = text(d)
+        s = next_tables(d, move="fixed")
         # N stays, E up 1, S down 1, W up 2 (modulo 5 tables), seats kept
         assert "Ann      T3 N" in s and "Bob      T4 E" in s and "Cy       T2 S" in s and "Di       T5 W" in s
-        d.press(K.OK)
-        d.store.set_club(setup(move="partners", round=4, next=[1, 0, 2, 5]))
-        d.app.home()
-        start(d)
-        play(d, HANDS)
-        d.press(K.OK)
-        s = text(d)
+        s = next_tables(d, move="partners", round=4, next=[1, 0, 2, 5])
         assert "Ann      T1" in s and "Bob      T?" in s and "T?, seats: board" in s and "Di       T5" in s
 
 
