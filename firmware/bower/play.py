@@ -31,20 +31,31 @@ def game_screen(app):
     title, info, items, cursor = build(app, g, h)
     m = Menu(title, items, _pick, cursor, info, _maker_label if build is _maker else None)
     m.game_screen = True  # pyright: ignore[reportAttributeAccessIssue]  (set on a hand's menus only)
+    m.pass_id = _pass_id(h) if build is _bid else -1  # pyright: ignore[reportAttributeAccessIssue]
     m.handle = _game_keys(m)
     return m
 
 
 def _game_keys(menu):
-    # BACK on a game screen opens the game menu (there is nothing behind it).
+    # BACK on a game screen opens the game menu (there is nothing behind it);
+    # on a bid, where OK orders or calls, BACK is the seat's pass.
     plain = Menu.handle
 
     def handle(app, ev):
-        if ev == BACK:
+        if ev == BACK and menu.pass_id >= 0:
+            app.act_id(menu.pass_id)
+        elif ev == BACK:
             app.game_menu()
         else:
             plain(menu, app, ev)
     return handle
+
+
+def _pass_id(h):
+    for a in h.legal_ids():
+        if kind_of(a) == A.PASS:
+            return a
+    return -1
 
 
 def _pick(app, value):
@@ -62,6 +73,8 @@ def _pick(app, value):
     elif value == "by trick":
         app.by_trick = True
         app.show_game()
+    elif value == "menu":
+        app.game_menu()
     else:
         app.act(value)
 
@@ -91,11 +104,18 @@ def _submenu(app, kind, actions):
                 return
             kind, actions = items[0][1]
         items = []
+        cursor = -1
         for a in actions:
             arg = _split(a)[1]
+            if kind == "claim" and arg == str(g.hand.maker):
+                cursor = len(items)   # the makers claim, mostly
             items.append(("nobody" if arg == "none" else _name(g, int(arg)), a))
         if kind in _DECLARE:
             info = (_DECLARE[kind] + ":",)
+        # No seat likelier: the cursor mid-list, each seat at most half the
+        # list away (it wraps round).
+        app.push(Menu(title, items, _pick, len(items) // 2 if cursor < 0 else cursor, info))
+        return
     app.push(Menu(title, items, _pick, info=info))
 
 
@@ -151,7 +171,9 @@ def _up(app, g, h):
     elif r.round_hands:
         from bower.clubsetup import time_left   # a club round of M minutes
         info[0] = time_left(app, g)
-    return gfx.fit("H%d %s deals" % (g.hand_no, name), name + " deals"), info, items, 0
+    # The cursor mid-list: no suit is likelier, and each is then at most two
+    # presses away (the list wraps round).
+    return gfx.fit("H%d %s deals" % (g.hand_no, name), name + " deals"), info, items, len(items) // 2
 
 
 def _up_label(h):
@@ -174,6 +196,10 @@ def _name_phase(app, g, h):
 
 
 def _bid(app, g, h):
+    # One seat's bid as a yes/no question: the cursor on ordering up (round
+    # 2: calling "next", the suit of the turned-down card's colour), BACK
+    # passes. Alone bids after the plain ones, then the pass row, rare
+    # inputs, the game menu; one UP from the top, everybody left passing.
     legal = h.legal_ids()
     r1 = h.phase == H.P_BID1
     dealer = h.turn == h.dealer
@@ -181,31 +207,34 @@ def _bid(app, g, h):
     alone = []
     declare = []
     misdeal = []
-    can_pass = False
+    passes = []
     for a in legal:
         k = kind_of(a)
         if k == A.PASS:
-            plain.append(("pass", a))
-            can_pass = True
+            passes.append(("pass (BACK)", a))
         elif k == A.ORDER or k == A.CALL:
-            (alone if flag_of(a) else plain).append((_bid_label(a, dealer), a))
+            if flag_of(a):
+                alone.append((_bid_label(a, dealer), a))
+            elif not r1 and arg_of(a) == 3 - h.turned_down:
+                plain.insert(0, (_bid_label(a, dealer), a))   # "next" first
+            else:
+                plain.append((_bid_label(a, dealer), a))
         elif k in _DECLARE_KINDS:
             declare.append(a)
         else:
             misdeal.append(("misdeal", a))
-    # Alone bids after the plain ones; rare inputs last; then, one UP from
-    # the top, everybody left passing at once.
-    items = plain + alone
+    items = plain + alone + passes
     if declare:
         items.append(("declare...", ("declare", declare)))
     items += misdeal
+    items.append(("game menu...", "menu"))
     left = h.bidders_left()
-    if can_pass and left > 1:
+    if passes and left > 1:
         items.append(("all pass" if h.bids == 0 else "the rest pass", ("passes", left)))
     who = _name(g, h.turn)
     if not dealer:
         who += ":"
-    elif can_pass:
+    elif passes:
         who = gfx.fit(who + " (dealer):", "Dealer " + who + ":")
     else:
         who = gfx.fit(who + " (stuck):", "Stuck " + who + ":")
@@ -262,13 +291,19 @@ def _maker(app, g, h):
     power = r.power[trump]
     eff = r.eff[trump]
 
+    ace = power[trump * 13 + 12]
+
     def likely(a):
-        # Likeliest first: the highest trumps, then off-suit aces down;
-        # going alone and a misdeal last.
-        if kind_of(a) != A.PARTNER:
-            return kind_of(a)
+        # Likeliest first: the bowers and the ace of trump, the off aces,
+        # the other trumps, the other cards down; then a misdeal, and going
+        # alone last (one UP from the top: the list wraps round).
+        k = kind_of(a)
+        if k != A.PARTNER:
+            return 1000 if k == A.ALONE else k
         c = arg_of(a)
-        return -(1000 + power[c] if eff[c] == trump else (c % 13) * 4 + c // 13)
+        if eff[c] == trump:
+            return -(1000 + power[c]) if power[c] >= ace else -(800 + power[c])
+        return -(900 + c // 13) if c % 13 == 12 else -((c % 13) * 4 + c // 13)
     return _trump_title(g, h), ["Partner card?"], sorted(h.legal_ids(), key=likely), 0
 
 
@@ -349,8 +384,12 @@ def _team_total(g, h, legal, info):
             if t == need:
                 cursor = len(items)
             items.append((who + " took %d" % t, took[t]))
-    items.append(("trick by trick", "by trick"))
-    for k in _RARE_KINDS:
+    # A throw-in (legal only now, before the first lead) right after the
+    # counts, then trick-by-trick entry, then the other rare inputs.
+    for k in (A.THROWIN, -1, A.REVEAL, A.CLAIM, A.RENEGE):
+        if k < 0:
+            items.append(("trick by trick", "by trick"))
+            continue
         acts = _rare(legal, False, k)
         if acts:
             word = A._WORDS[k]
@@ -392,18 +431,21 @@ def _notrick(app, g, h):
 
 def _reveal(app, g, h):
     items = []
-    cursor = 0
+    cursor = -1
     best = 0
     for a in h.legal_ids():
         s = arg_of(a)
         if s == NOBODY:
             items.append(("nobody", a))
         else:
-            # Likeliest: the non-maker who took the most tricks.
+            # Likeliest: the non-maker who took the most tricks; with only
+            # the makers' total known, none: the cursor mid-list.
             if h.tricks[s] > best:
                 best = h.tricks[s]
                 cursor = len(items)
             items.append((_name(g, s), a))
+    if cursor < 0:
+        cursor = len(items) // 2
     return "Who held " + card_label(card_name(h.partner_card)) + "?", ["(partner card)"], items, cursor
 
 

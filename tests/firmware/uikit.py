@@ -242,6 +242,13 @@ class Driver:
             self.acked_unpressed = True
             m = self.top()
         values = [v for _, v in self.rows()]
+        if event == "pass" and getattr(m, "pass_id", -1) >= 0:
+            # A bid: BACK passes (the cursor is on ordering up).
+            if self.acked_unpressed:
+                self.acked_unpressed = False
+                self.pressed_already(K.OK)
+            self.press(K.BACK)
+            return 1
         if event in values:
             return self.choose(event)
         if event.startswith("tricks") or event.startswith("won"):

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 BOWER = str(Path(sys.executable).parent / "bower")
-GAME = "4o d o  o 2d o 2d o  o  o o 2d o 2d o  o  o 2d o 2d o"   # Classic: three lone marches, 12-0
+GAME = "4o d o  o d o 2d o  o  o b d o 2d o  o  o d o 2d o"   # Classic: three lone marches, 12-0
 
 
 def bower(*args, **kw):
@@ -87,10 +87,10 @@ def test_roster_clock_and_a_game_in_progress_through_the_link(tmp_path):
         rows = [dev.app.stack[-1].text(i) for i in range(len(dev.app.stack[-1].items))]
         assert rows[1:] == ["A: Ann", "B: Bob", "C: Cy", "D: Di"], rows
         # One hand played, synced mid-game; then the rest, synced again.
-        sim.run_script(dev, "o d o  o 2d o 2d o  o")
+        sim.run_script(dev, "o d o  o d o 2d o  o")
         out = host("sync", "--db", db)
         assert re.search(r"g0001\s+new\s+Classic Euchre: Ann & Cy 0, Bob & Di 4", out), out
-        sim.run_script(dev, "o o 2d o 2d o  o  o 2d o 2d o")
+        sim.run_script(dev, "o b d o 2d o  o  o d o 2d o")
         out = host("sync", "--db", db)
         assert re.search(r"g0001\s+updated\s+Classic Euchre: Ann & Cy 0, Bob & Di 12", out), out
     games = bower("games", "--db", db).stdout

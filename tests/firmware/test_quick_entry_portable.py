@@ -1,0 +1,140 @@
+# portable: runs under MicroPython
+# The short ways through a hand (issue 13, section 7), by raw key presses
+# on the real UI core: a bid is a yes/no question (OK orders, BACK passes),
+# round 2 offers "next" first, suit and seat lists start mid-list, the
+# partner card list puts the likeliest calls first and going alone one UP
+# away, and a throw-in sits right after the trick counts. Each test checks
+# what the log received, not only what the screen shows.
+
+from uikit import Driver, Canvas
+from bower.menu import SUITS
+from euchre import hand as H
+
+
+def start(variant, options=None):
+    d = Driver()
+    d.new_game(variant, options)
+    return d
+
+
+def screen(d):
+    c = Canvas()
+    d.app.render(c)
+    return c.screen_text()
+
+
+def cursor_row(d):
+    m = d.top()
+    return m.text(m.cursor)
+
+
+def keys(d, text):
+    d.keys(text)
+    d.app.tick(d.now)
+
+
+def test_the_upcard_cursor_starts_mid_list_and_wraps_to_every_suit():
+    d = start("classic")
+    assert cursor_row(d).endswith("hearts")
+    keys(d, "o")                       # hearts in one press
+    assert d.app.game.hand.up_suit == 2
+    d = start("classic")
+    keys(d, "uuo")                     # clubs two UPs away
+    assert d.app.game.hand.up_suit == 0
+    d = start("classic")
+    keys(d, "do")                      # spades one DOWN away
+    assert d.app.game.hand.up_suit == 3
+
+
+def test_back_passes_a_seat_and_ok_orders_up():
+    d = start("classic")
+    keys(d, "o")                       # hearts up, Bob bids first
+    assert cursor_row(d) == "order up"
+    assert "pass (BACK)" in [d.top().text(i) for i in range(len(d.top().items))]
+    keys(d, "b")                       # Bob passes
+    h = d.app.game.hand
+    assert (h.turn, h.bids) == (2, 1)
+    assert "Cy:" in screen(d)
+    keys(d, "o")                       # Cy orders hearts up
+    h = d.app.game.hand
+    assert (h.maker, h.trump, h.alone) == (2, 2, False)
+    text = "\n".join(d.store.logs[d.store.current])
+    assert "pass" in text and "order" in text
+
+
+def test_the_dealer_picks_up_with_ok_and_passes_with_back():
+    d = start("classic")
+    keys(d, "o bbb")                   # hearts; Bob, Cy, Di pass
+    assert cursor_row(d) == "pick up"
+    assert "Ann (dealer):" in screen(d)
+    keys(d, "b")                       # Ann turns it down: round 2
+    assert d.app.game.hand.phase == H.P_BID2
+
+
+def test_round_two_offers_next_first_and_back_still_passes():
+    d = start("classic")
+    keys(d, "o")                       # hearts up
+    d.choose(label="all pass")         # round 1 passes
+    assert screen(d)[0].startswith("Rd2")
+    # diamonds (hearts' colour partner: "next") first, at the cursor
+    assert d.top().cursor == 0 and cursor_row(d) == "call " + SUITS[1]
+    keys(d, "o")
+    h = d.app.game.hand
+    assert (h.maker, h.trump) == (1, 1)
+
+
+def test_a_stuck_dealer_has_no_pass_and_back_opens_the_game_menu():
+    d = start("classic", {"std": True})
+    keys(d, "o")
+    d.choose(label="all pass")         # round 1
+    keys(d, "bbb")                     # round 2: Bob, Cy, Di pass; Ann is stuck
+    assert any("stuck" in r.lower() for r in screen(d))
+    assert "pass (BACK)" not in [d.top().text(i) for i in range(len(d.top().items))]
+    keys(d, "b")
+    assert d.top().title == "Game menu"
+    assert d.app.game.hand.turn == 0     # nothing was entered
+
+
+def test_the_game_menu_is_a_row_on_a_bid_and_holding_back_undoes_a_pass():
+    d = start("classic")
+    keys(d, "o")
+    d.choose(label="game menu")
+    assert d.top().title == "Game menu"
+    d.choose("game")
+    keys(d, "b")                       # Bob passes
+    assert d.app.game.hand.bids == 1
+    keys(d, "B")                       # held BACK: undo
+    assert d.app.game.hand.bids == 0 and d.app.game.hand.turn == 1
+
+
+def test_five_handed_partner_list_puts_the_likeliest_calls_first():
+    d = start("five")
+    keys(d, "o")                       # hearts up
+    keys(d, "o")                       # Bob orders: name a partner card
+    m = d.top()
+    rows = [m.text(i) for i in range(len(m.items))]
+    # right and left bower, ace of trump, then the off aces, then the king of trump
+    assert rows[0].startswith("J") and rows[1].startswith("J") and rows[2].startswith("A")
+    assert [r[0] for r in rows[3:6]] == ["A", "A", "A"]
+    assert rows[6].startswith("K")
+    assert rows[-1] == "go alone"
+    keys(d, "uo")                      # one UP: alone
+    h = d.app.game.hand
+    assert h.alone and h.maker == 1
+
+
+def test_five_handed_throw_in_is_right_after_the_counts_and_the_seat_list_starts_mid():
+    d = start("five")
+    keys(d, "oo")                      # hearts up, Bob orders
+    keys(d, "o")                       # the right bower is the partner card
+    m = d.top()
+    rows = [m.text(i) for i in range(len(m.items))]
+    assert cursor_row(d) == "makers took 3"
+    assert rows[rows.index("makers took 5") + 1] == "throw-in..."
+    keys(d, "ddd o")                   # to throw-in
+    assert d.top().title == "Who throws in?"
+    assert d.top().cursor == 2
+    keys(d, "d o")                     # Di throws in: the hand is void
+    g = d.app.game
+    assert g.hand_no == 2 and g.scores == [0, 0, 0, 0, 0]
+    assert "throwin 3" in "\n".join(d.store.logs[d.store.current])
