@@ -8,7 +8,12 @@
    called in round 2, partner revealed late) against issue 13's targets,
    and the mean over whole seeded table-mode games of every variant, all
    entered through the real UI by pressing keys (the shortest way round
-   each menu) -- acknowledging each hand's result included.
+   each menu; a pass is BACK) -- acknowledging each hand's result included.
+   Each hand's figure is its mean over the four colour-keeping relabellings
+   of its suits and over the next hand's upcard (see hand_presses). The
+   late-revealed partner is entered the way the device leads (the makers'
+   count, then who held the card); the same hand entered trick by trick is
+   printed too, outside the set.
 2. I2C bytes per key press over a scripted Five-Handed game: the real
    ssd1306 driver and bower.display behind a fake I2C bus with an SSD1306
    model (median, 90th percentile, max; a full frame for comparison).
@@ -38,7 +43,9 @@ from uikit import Driver, table_game  # noqa: E402
 
 # Realistic hands per variant (issue 13, section 7): (name, options, events).
 # Each is entered on a fresh game through the menus, the shortest way round;
-# "all pass" is the bidding menu's row that passes for every seat left.
+# "all pass" is the bidding menu's row that passes for every seat left, and
+# a "pass" is BACK. The suits here are only a starting point: every hand is
+# also measured with them relabelled (relabel).
 HANDS = {
     "classic": [
         ("made", {}, ["up H", "pass", "order", "tricks 3"]),

@@ -103,18 +103,26 @@ def _submenu(app, kind, actions):
                 app.push(Menu("Also" if kind == "more" else "Declare", items, _pick))
                 return
             kind, actions = items[0][1]
+        h = g.hand
         items = []
-        cursor = -1
+        likely = []
         for a in actions:
             arg = _split(a)[1]
-            if kind == "claim" and arg == str(g.hand.maker):
-                cursor = len(items)   # the makers claim, mostly
-            items.append(("nobody" if arg == "none" else _name(g, int(arg)), a))
+            if arg == "none":
+                items.append(("nobody", a))
+                continue
+            s = int(arg)
+            if kind == "claim" and s == h.maker:
+                likely = [len(items)]   # the makers claim, mostly
+            elif kind == "throwin" and s != h.maker and not (h.picked_up and s == h.dealer):
+                likely.append(len(items))   # all but those who hold trump (Five-Handed, 000)
+            items.append((_name(g, s), a))
         if kind in _DECLARE:
             info = (_DECLARE[kind] + ":",)
-        # No seat likelier: the cursor mid-list, each seat at most half the
-        # list away (it wraps round).
-        app.push(Menu(title, items, _pick, len(items) // 2 if cursor < 0 else cursor, info))
+        # The cursor on the middle one of the likely seats, else mid-list:
+        # each seat at most half the list away (it wraps round).
+        cursor = likely[len(likely) // 2] if likely else len(items) // 2
+        app.push(Menu(title, items, _pick, cursor, info))
         return
     app.push(Menu(title, items, _pick, info=info))
 

@@ -3,7 +3,8 @@
 # on the real UI core: a bid is a yes/no question (OK orders, BACK passes),
 # round 2 offers "next" first, suit and seat lists start mid-list, the
 # partner card list puts the likeliest calls first and going alone one UP
-# away, and a throw-in sits right after the trick counts. Each test checks
+# away, a throw-in sits right after the trick counts, and who throws in
+# starts among those who need not hold trump. Each test checks
 # what the log received, not only what the screen shows.
 
 from uikit import Driver, Canvas
@@ -123,7 +124,7 @@ def test_five_handed_partner_list_puts_the_likeliest_calls_first():
     assert h.alone and h.maker == 1
 
 
-def test_five_handed_throw_in_is_right_after_the_counts_and_the_seat_list_starts_mid():
+def test_five_handed_throw_in_is_right_after_the_counts_and_the_cursor_skips_who_holds_trump():
     d = start("five")
     keys(d, "oo")                      # hearts up, Bob orders
     keys(d, "o")                       # the right bower is the partner card
@@ -133,8 +134,23 @@ def test_five_handed_throw_in_is_right_after_the_counts_and_the_seat_list_starts
     assert rows[rows.index("makers took 5") + 1] == "throw-in..."
     keys(d, "ddd o")                   # to throw-in
     assert d.top().title == "Who throws in?"
-    assert d.top().cursor == 2
-    keys(d, "d o")                     # Di throws in: the hand is void
+    # Bob (maker) and Ann (dealer, who picked up the upcard) hold trump:
+    # the cursor is on the middle one of Cy, Di, Eve
+    assert cursor_row(d) == "Di"
+    keys(d, "o")                       # Di throws in: the hand is void
     g = d.app.game
     assert g.hand_no == 2 and g.scores == [0, 0, 0, 0, 0]
     assert "throwin 3" in "\n".join(d.store.logs[d.store.current])
+
+
+def test_who_claims_starts_on_the_maker_and_who_held_the_card_mid_list():
+    d = start("classic")
+    keys(d, "oo")                      # hearts up, Bob orders up
+    d.choose(label="claim")
+    assert d.top().title == "Who claims?" and cursor_row(d) == "Bob"
+    d = start("callpartner")
+    keys(d, "oo o")                    # hearts up, Bob orders, the first partner card
+    keys(d, "o")                       # makers took 3
+    m = d.top()
+    assert m.title.startswith("Who held")
+    assert m.cursor == len(m.items) // 2
