@@ -18,8 +18,9 @@
 #   UP / DOWN: the event fires on the press; held, it repeats after _DELAY,
 #     then every _RATE.
 #   OK: fires on the press (it has no long-press meaning).
-#   BACK: a short press fires on release if held < _LONG; held _LONG or
-#     more, BACK_LONG fires once while still held, nothing on release.
+#   BACK: BACK_DOWN fires on the press; then a short press fires BACK on
+#     release if held < _LONG; held _LONG or more, BACK_LONG fires once
+#     while still held, nothing on release.
 # Times may wrap like time.ticks_ms() (period 2**30).
 #
 # Edges from pin interrupts: ``edge(i, pressed, t)`` only writes three ints
@@ -27,7 +28,7 @@
 # and the next update() replays them in order before its own sample, so a
 # tap shorter than a busy loop pass still counts.
 
-from bower.keys import UP, DOWN, OK, BACK, BACK_LONG
+from bower.keys import UP, DOWN, OK, BACK, BACK_LONG, BACK_DOWN
 
 try:
     from micropython import const
@@ -45,7 +46,8 @@ _HALF = const(0x20000000)    # half the ticks period
 _MASK = const(0x3FFFFFFF)    # ticks period - 1
 
 # Event per bit, and how the key behaves: 0 repeats while held, 1 fires once
-# on the press, 2 fires on release (short) or while held (long).
+# on the press, 2 fires BACK_DOWN on the press, then on release (short) or
+# while held (long).
 _SHORT = (UP, DOWN, OK, BACK)
 _MODE = (0, 0, 1, 2)
 
@@ -150,6 +152,8 @@ class Buttons:
             if mode != 2:
                 self._out.append(_SHORT[i])
                 self._next[i] = _add(t, _DELAY)
+            else:
+                self._out.append(BACK_DOWN)
         elif mode == 2 and not self._longed & bit:
             # Released before anyone saw it reach _LONG (a stalled loop):
             # judged by how long it was really held.

@@ -9,7 +9,7 @@
 # ``Game.legal_actions()`` allows.
 
 from bower import gfx, unload
-from bower.keys import BACK_LONG, OK_LONG
+from bower.keys import BACK, BACK_LONG, OK_LONG, BACK_DOWN
 
 TOAST_MS = 1800
 
@@ -37,6 +37,8 @@ class App:
         self.pressed = 0          # raw button mask (button test)
         self.setup = None         # settings of the game being set up
         self._later = []          # flash writes of inputs already shown
+        self._edge = 0            # a BACK press spent at its edge: 1 waking, the
+                                  # event count after its pass, -1 a pass refused
         self._apply_brightness()
         # The game in play, else the one whose game-over screen was up.
         r = store.resume() or store.over()
@@ -61,16 +63,35 @@ class App:
     def handle(self, ev, now_ms):
         self.now = now_ms
         self.last_input = now_ms
+        # BACK's press edge (BACK_DOWN) passes on a bid at once; that press's
+        # release is then spent, and holding it on (undo) takes back the
+        # pass and the input before it, as a hold on any game screen would.
+        edge = self._edge
+        self._edge = 0
+        if edge and (ev == BACK or ev == BACK_LONG):
+            if ev == BACK_LONG and edge != 1:
+                if self.game.event_count() == edge:
+                    self.undo()       # the pass (unless the flash refused it)
+                self.undo()
+            return
         if self.asleep:
             # The first press only wakes the display.
             self.asleep = False
             self._apply_brightness()
             self.dirty = True
+            self._edge = 1 if ev == BACK_DOWN else 0
             return
         if self.contrast != self._brightness():
             self._apply_brightness()
         top = self.stack[-1]
-        if ev == BACK_LONG and getattr(top, "game_screen", False):
+        if ev == BACK_DOWN:
+            # Elsewhere BACK acts on release (a hold is undo, not back).
+            if getattr(top, "pass_id", -1) >= 0:
+                n = self.game.event_count()
+                top.handle(self, BACK)
+                m = self.game.event_count()
+                self._edge = m if m > n else -1
+        elif ev == BACK_LONG and getattr(top, "game_screen", False):
             self.undo()
         elif ev == OK_LONG and getattr(top, "game_screen", False):
             self.game_menu()

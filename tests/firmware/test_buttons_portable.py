@@ -7,7 +7,7 @@ import gc
 import sys
 
 from bower.buttons import Buttons, Encoder, ticks_diff
-from bower.keys import UP, DOWN, OK, BACK, BACK_LONG
+from bower.keys import UP, DOWN, OK, BACK, BACK_LONG, BACK_DOWN
 
 B_UP = 1
 B_DOWN = 2
@@ -45,8 +45,8 @@ def test_ok_fires_on_the_press_edge():
     assert drive([(0, B_OK), (100, 0)], 300, step=1) == [(0, OK)]
 
 
-def test_back_fires_on_release_when_short():
-    assert drive([(0, B_BACK), (100, 0)], 300) == [(100, BACK)]
+def test_back_fires_back_down_on_the_edge_then_back_on_release_when_short():
+    assert drive([(0, B_BACK), (100, 0)], 300) == [(0, BACK_DOWN), (100, BACK)]
 
 
 def test_bounce_within_the_lockout_is_ignored():
@@ -70,12 +70,12 @@ def test_a_change_hidden_by_the_lockout_is_caught_after_it():
 def test_ok_has_no_long_press_back_has():
     assert drive([(0, B_OK), (1500, 0)], 2000) == [(0, OK)]
     ev = drive([(0, B_BACK), (2500, 0)], 3000)
-    assert ev == [(600, BACK_LONG)], ev
+    assert ev == [(0, BACK_DOWN), (600, BACK_LONG)], ev
 
 
 def test_long_threshold_is_600_ms():
-    assert names(drive([(0, B_BACK), (599, 0)], 1000, step=1)) == [BACK]
-    assert names(drive([(0, B_BACK), (600, 0)], 1000, step=1)) == [BACK_LONG]
+    assert names(drive([(0, B_BACK), (599, 0)], 1000, step=1)) == [BACK_DOWN, BACK]
+    assert names(drive([(0, B_BACK), (600, 0)], 1000, step=1)) == [BACK_DOWN, BACK_LONG]
 
 
 def test_up_fires_on_press_then_repeats():
@@ -97,7 +97,7 @@ def test_bouncy_contacts_give_one_event_per_press():
     release = [(150, 0), (151, B_OK), (153, 0), (157, B_OK), (158, 0)]
     assert drive(press + release, 400, step=1) == [(0, OK)]
     back = [(t, m and B_BACK) for t, m in press + release]
-    assert drive(back, 400, step=1) == [(150, BACK)]
+    assert drive(back, 400, step=1) == [(0, BACK_DOWN), (150, BACK)]
     up = [(0, B_UP), (1, 0), (4, B_UP), (5, 0), (7, B_UP), (200, 0), (203, B_UP), (205, 0)]
     assert names(drive(up, 400, step=1)) == [UP]
 
@@ -108,12 +108,12 @@ def test_two_buttons_at_once():
     assert ev == [(0, UP), (100, OK), (400, UP), (520, UP)], ev
     # OK and BACK pressed together and held: OK at once, BACK's long event.
     ev = drive([(0, B_OK | B_BACK), (800, 0)], 1000)
-    assert ev == [(0, OK), (600, BACK_LONG)], ev
+    assert ev == [(0, OK), (0, BACK_DOWN), (600, BACK_LONG)], ev
 
 
 def test_stalled_loop_still_classifies_by_real_duration():
     b = Buttons()
-    assert b.update(B_BACK, 0) == []
+    assert b.update(B_BACK, 0) == [BACK_DOWN]
     assert b.update(B_BACK, 25) == []
     assert b.update(0, 900) == [BACK_LONG]  # the loop stalled; the release says how long
     assert b.update(0, 920) == []
@@ -129,7 +129,7 @@ def test_stalled_loop_still_classifies_by_real_duration():
 def test_edges_from_interrupts_count_taps_between_samples():
     # A 30 ms tap that began and ended while the loop was busy (no sample
     # saw it): the interrupt's edges still make the event, in order.
-    for bit, i, want in ((B_OK, 2, [OK]), (B_UP, 0, [UP]), (B_BACK, 3, [BACK])):
+    for bit, i, want in ((B_OK, 2, [OK]), (B_UP, 0, [UP]), (B_BACK, 3, [BACK_DOWN, BACK])):
         b = Buttons()
         assert not b.waiting()
         b.edge(i, 1, 100)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bower.buttons import Buttons, Encoder
-from bower.keys import UP, DOWN, OK, BACK, BACK_LONG
+from bower.keys import UP, DOWN, OK, BACK, BACK_LONG, BACK_DOWN
 
 # Bounce: (ms at the new level, ms back at the old one) pairs before the
 # level settles, the whole train within the 20 ms lockout.
@@ -60,8 +60,12 @@ def test_bounce_changes_nothing(presses, button):
     if long_ == "once":
         assert clean == [OK] * len(presses)
     elif long_ is not None:
-        # One event per press: long when held 600 ms or more, else short.
-        assert clean == [long_ if p[1] >= 600 else short for p in presses]
+        # Two events per press: its edge, then long when held 600 ms or
+        # more, else short.
+        want = []
+        for p in presses:
+            want += [BACK_DOWN, long_ if p[1] >= 600 else short]
+        assert clean == want
     else:
         # UP: one on press, then repeats at 400 + 120 k ms while held.
         assert clean == [UP] * sum(1 + (0 if p[1] <= 400 else (p[1] - 401) // 120 + 1) for p in presses)

@@ -8,6 +8,7 @@
 # what the log received, not only what the screen shows.
 
 from uikit import Driver, Canvas
+from bower import keys as K
 from bower.menu import SUITS
 from euchre import hand as H
 
@@ -154,3 +155,48 @@ def test_who_claims_starts_on_the_maker_and_who_held_the_card_mid_list():
     m = d.top()
     assert m.title.startswith("Who held")
     assert m.cursor == len(m.items) // 2
+
+
+def press(d, *events):
+    # Raw events as the buttons give them (BACK: BACK_DOWN on the press,
+    # then BACK on release or BACK_LONG while held).
+    for ev in events:
+        d.now += 100
+        d.app.handle(ev, d.now)
+        d.app.tick(d.now)
+
+
+def test_a_pass_acts_on_backs_press_edge_and_its_release_is_spent():
+    d = start("classic")
+    keys(d, "o")                       # hearts up: Bob's bid
+    press(d, K.BACK_DOWN)
+    h = d.app.game.hand
+    assert (h.turn, h.bids) == (2, 1)  # passed before the key came up
+    press(d, K.BACK)                   # its release: nothing more
+    h = d.app.game.hand
+    assert (h.turn, h.bids) == (2, 1) and d.top().title != "Game menu"
+    press(d, K.BACK_DOWN, K.BACK)      # Cy passes the same way
+    assert d.app.game.hand.bids == 2
+
+
+def test_holding_back_on_a_bid_still_undoes_the_input_before_it():
+    d = start("classic")
+    keys(d, "o b")                     # hearts up, Bob passes: Cy's bid
+    press(d, K.BACK_DOWN)              # (Cy's pass, at the edge) ...
+    press(d, K.BACK_LONG)              # ... held: undo, as on any game screen
+    h = d.app.game.hand
+    assert (h.turn, h.bids) == (1, 0)  # Bob's pass taken back, Cy's too
+    assert "\n".join(d.store.logs[d.store.current]).count("undo") == 2
+
+
+def test_back_elsewhere_acts_on_release_and_a_press_that_wakes_does_nothing_else():
+    d = start("classic")
+    press(d, K.BACK_DOWN)              # the upcard screen: nothing at the edge
+    assert d.top().title != "Game menu"
+    press(d, K.BACK)
+    assert d.top().title == "Game menu"
+    d.choose("game")
+    keys(d, "o")                       # Bob's bid
+    d.app.asleep = True
+    press(d, K.BACK_DOWN, K.BACK)      # wakes the screen only
+    assert not d.app.asleep and d.app.game.hand.bids == 0
