@@ -4,8 +4,8 @@
 # round 2 offers "next" first, suit and seat lists start mid-list, the
 # partner card list puts the likeliest calls first and going alone one UP
 # away, a throw-in sits right after the trick counts, and who throws in
-# starts among those who need not hold trump. Each test checks
-# what the log received, not only what the screen shows.
+# starts among those who need not hold trump. The tests check the game the
+# presses made (and the log lines, where the keys' timing matters).
 
 from uikit import Driver, Canvas
 from bower import keys as K
@@ -172,6 +172,7 @@ def test_a_pass_acts_on_backs_press_edge_and_its_release_is_spent():
     press(d, K.BACK_DOWN)
     h = d.app.game.hand
     assert (h.turn, h.bids) == (2, 1)  # passed before the key came up
+    assert "pass" in d.store.logs[d.store.current][-1]
     press(d, K.BACK)                   # its release: nothing more
     h = d.app.game.hand
     assert (h.turn, h.bids) == (2, 1) and d.top().title != "Game menu"
