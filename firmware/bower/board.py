@@ -31,6 +31,7 @@ import sys
 
 from bower import __version__, unload
 from bower.buttons import Buttons, Encoder
+from bower.keys import BACK as _BACK
 
 _CP = sys.implementation.name == "circuitpython"
 if not _CP:
@@ -294,16 +295,17 @@ def _loop(hw, disp, info, root, clock, stop, stdin, write):
         last = t
         mask = hw.mask()
         app.buttons_seen(mask)
-        busy = False
+        busy = click = False
         for ev in buttons.update(mask, t):
             busy = True
+            click = click or ev != _BACK   # BACK clicked on its press edge (BACK_DOWN)
             app.handle(ev, now)
         if enc is not None:
             for ev in hw.turns():
-                busy = True
+                busy = click = True
                 app.handle(ev, now)
         if pwm is not None:
-            if busy:
+            if click:
                 hw.tone(1)
                 beep_end = now + _BEEP_MS
             elif beep_end >= 0 and now >= beep_end:

@@ -248,6 +248,10 @@ def test_buzzer_beeps_briefly_on_accepted_input(tmp_path):
     boot(tmp_path, press(DOWN, 100), until=400, cfg=cfg)
     duty = [v for pin, what, v in fm.pwm_log if pin == 15 and what == "duty"]
     assert duty[0] == 0 and duty[1] > 0 and duty[-1] == 0 and len(duty) == 3, fm.pwm_log
+    # BACK: one click, on the press (its release says nothing more).
+    boot(tmp_path, press(BACK, 100, ms=150), until=600, cfg=cfg, name="flash3")
+    duty = [v for pin, what, v in fm.pwm_log if pin == 15 and what == "duty"]
+    assert duty[0] == 0 and duty[1] > 0 and duty[-1] == 0 and len(duty) == 3, fm.pwm_log
     # No buzzer configured: no PWM at all.
     boot(tmp_path, press(DOWN, 100), until=400, name="flash2")
     assert fm.pwm_log == []
