@@ -354,9 +354,10 @@ def fit(cal_presses: list[tuple[Press, tuple]], phase: float, wall: bool) -> tup
 
 def key_names(keys: str) -> list[str]:
     from bower import keys as K
+    from bower.keyscript import parse_keys
 
     names = {K.UP: "up", K.DOWN: "down", K.OK: "ok", K.BACK: "back"}
-    return [names[ev] for ev in K.parse_keys(keys)]
+    return [names[ev] for ev in parse_keys(keys)]
 
 
 # ----- whole games of every variant --------------------------------------------

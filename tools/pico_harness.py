@@ -240,7 +240,7 @@ class Clock:
 
 clock = Clock()
 _PINS = {}          # key event -> its GPIO (the default board.json), set in main()
-_parse = None       # bower.keys.parse_keys, set in main()
+_parse = None       # bower.keyscript.parse_keys, set in main()
 
 
 def _drop_modules():
@@ -332,7 +332,11 @@ def main(argv):
     global bus, _parse
     # Key letters as the simulator reads them; every boot drops the module
     # again, so each boot still pays for importing it.
-    from bower.keys import parse_keys, UP, DOWN, OK, BACK
+    try:
+        from bower.keyscript import parse_keys
+    except ImportError:
+        from bower.keys import parse_keys   # firmware before keyscript (the calibration's ee9e0a7)
+    from bower.keys import UP, DOWN, OK, BACK
     _parse = parse_keys
     _PINS.update({UP: 2, DOWN: 3, OK: 6, BACK: 7})
     bus = Bus()

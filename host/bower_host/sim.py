@@ -8,7 +8,7 @@ would show, decoded from the bytes the driver sent.
 
 Keys: up/down arrows (or k/j), Enter or space = OK, Backspace or Esc = BACK,
 ``l`` = long OK (game menu), ``z`` = long BACK (undo), ``q`` = quit. Scripted
-runs take the letters of ``bower.keys.parse_keys`` (``u d o b O B``).
+runs take the letters of ``bower.keyscript.parse_keys`` (``u d o b O B``).
 
 The picture fits the terminal: 128x32 half blocks when it has 130x36 cells,
 else 64x16 braille characters (every pixel still a dot) down to 66x20, which
@@ -39,6 +39,7 @@ from bower_host import devicesim
 devicesim.install()
 
 from bower import keys as K  # noqa: E402
+from bower.keyscript import parse_keys  # noqa: E402
 from bower.display import Display  # noqa: E402
 from bower.store import Store  # noqa: E402
 from bower.ui import App  # noqa: E402
@@ -208,7 +209,7 @@ def _scale(text: str) -> int:
 
 def run_script(dev: Device, keys: str, step_ms: int = 200) -> None:
     now = dev.now()
-    for ev in K.parse_keys(keys, MAX_PRESSES):
+    for ev in parse_keys(keys, MAX_PRESSES):
         now += step_ms
         dev.press(ev, now)
 
@@ -329,7 +330,7 @@ def do_sim(args: argparse.Namespace) -> int:
     flash = args.flash or default_flash_dir()
     if args.keys is not None:
         try:
-            K.parse_keys(args.keys, MAX_PRESSES)   # refused before the device starts
+            parse_keys(args.keys, MAX_PRESSES)   # refused before the device starts
         except ValueError as e:
             raise CommandError(f"--keys: {e}") from e
     if args.fresh:

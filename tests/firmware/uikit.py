@@ -6,6 +6,7 @@ from euchre import log as L
 from euchre.log import replay_lines
 from euchre.actions import action_name
 from bower import keys as K
+from bower.keyscript import parse_keys
 from bower.ui import App
 
 DEFAULT_SETTINGS = {"brightness": 255, "dim_s": 60, "off_s": 600, "names": 0}
@@ -172,7 +173,7 @@ class Driver:
             self.app.tick(self.now)
 
     def keys(self, text):
-        for ev in K.parse_keys(text):
+        for ev in parse_keys(text):
             self.press(ev)
 
     def top(self):
