@@ -64,16 +64,18 @@ class App:
         self.now = now_ms
         self.last_input = now_ms
         # BACK's press edge (BACK_DOWN) passes on a bid at once; that press's
-        # release is then spent, and holding it on (undo) takes back the
-        # pass and the input before it, as a hold on any game screen would.
-        edge = self._edge
-        self._edge = 0
-        if edge and (ev == BACK or ev == BACK_LONG):
-            if ev == BACK_LONG and edge != 1:
-                if self.game.event_count() == edge:
-                    self.undo()       # the pass (unless the flash refused it)
-                self.undo()
-            return
+        # release is then spent (other keys pressed meanwhile act as ever),
+        # and holding it on (undo) takes back the pass and the input before
+        # it, as a hold on any game screen would.
+        if ev == BACK or ev == BACK_LONG or ev == BACK_DOWN:
+            edge = self._edge
+            self._edge = 0
+            if edge and ev != BACK_DOWN:
+                if ev == BACK_LONG and edge != 1:
+                    if self.game.event_count() == edge:
+                        self.undo()       # the pass (unless the flash refused it)
+                    self.undo()
+                return
         if self.asleep:
             # The first press only wakes the display.
             self.asleep = False

@@ -201,3 +201,13 @@ def test_back_elsewhere_acts_on_release_and_a_press_that_wakes_does_nothing_else
     d.app.asleep = True
     press(d, K.BACK_DOWN, K.BACK)      # wakes the screen only
     assert not d.app.asleep and d.app.game.hand.bids == 0
+
+
+def test_a_key_pressed_while_back_is_down_leaves_backs_release_spent():
+    d = start("classic")
+    keys(d, "o")                       # hearts up: Bob's bid
+    press(d, K.BACK_DOWN)              # Bob passes
+    press(d, K.OK)                     # Cy orders up, BACK still held
+    assert d.app.game.hand.maker == 2
+    press(d, K.BACK)                   # BACK comes up: nothing more
+    assert d.top().title != "Game menu" and d.app.game.hand.maker == 2
