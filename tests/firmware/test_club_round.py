@@ -48,7 +48,10 @@ def log_of(d):
         return f.read()
 
 
-def start(d):
+def start(d, **kw):
+    # The round of ``setup(**kw)`` pushed, then started from the home screen.
+    d.store.set_club(setup(**kw))
+    d.app.home()
     d.choose("club")
     assert d.top().title == "Club fri-1a2b"
     d.choose("start")
@@ -82,9 +85,7 @@ def test_no_club_row_until_a_round_is_pushed():
 def test_a_round_plays_ends_by_itself_and_is_accepted_in_the_log():
     with tempfile.TemporaryDirectory() as root:
         d = boot(root)
-        d.store.set_club(setup(scoring={"loner": 5, "set_loner": 2, "renege": 2}))
-        d.app.home()
-        start(d)
+        start(d, scoring={"loner": 5, "set_loner": 2, "renege": 2})
         g = d.app.game
         assert g.players == PLAYERS and g.first_dealer == 0
         assert "Hand 1 of 4" in text(d)
@@ -116,8 +117,6 @@ def test_a_round_plays_ends_by_itself_and_is_accepted_in_the_log():
 def test_a_correction_after_acceptance_stays_in_the_log():
     with tempfile.TemporaryDirectory() as root:
         d = boot(root)
-        d.store.set_club(setup())
-        d.app.home()
         start(d)
         play(d, HANDS)
         d.press(K.OK)                       # accepted
@@ -133,9 +132,7 @@ def test_a_correction_after_acceptance_stays_in_the_log():
 def test_fixed_and_partners_movements_name_the_next_tables():
     def next_tables(d, **kw):
         # A round of the setup ``kw`` played and accepted: its last screen.
-        d.store.set_club(setup(**kw))
-        d.app.home()
-        start(d)
+        start(d, **kw)
         play(d, HANDS)
         d.press(K.OK)
         s = text(d)
@@ -153,9 +150,7 @@ def test_fixed_and_partners_movements_name_the_next_tables():
 def test_a_minutes_round_ends_between_hands_when_time_is_called():
     with tempfile.TemporaryDirectory() as root:
         d = boot(root)
-        d.store.set_club(setup(hands=0, minutes=20))
-        d.app.home()
-        start(d)
+        start(d, hands=0, minutes=20)
         g = d.app.game
         d.press(K.OK_LONG)
         assert "end" not in [v for _, v in d.rows()]     # nothing played yet
@@ -173,8 +168,6 @@ def test_a_minutes_round_ends_between_hands_when_time_is_called():
 def test_reboot_at_every_input_of_a_round_brings_back_the_same_screen():
     with tempfile.TemporaryDirectory() as root:
         d = boot(root)
-        d.store.set_club(setup())
-        d.app.home()
         start(d)
         steps = HANDS + ["OK", "BACK_LONG", "OK", "OK"]
         for i, e in enumerate(steps):
@@ -219,9 +212,7 @@ def test_a_minutes_round_shows_the_time_left_by_the_hosts_clock():
         d = boot_timed(root)
         assert "20-minute round" not in text(d)
         d.store.set_clock_offset(3600)                # the host set the clock
-        d.store.set_club(setup(hands=0, minutes=20))
-        d.app.home()
-        start(d)
+        start(d, hands=0, minutes=20)
         assert "20 min left" in text(d)
         play(d, HANDS[:4])
         now[0] += 7 * 60 + 5
