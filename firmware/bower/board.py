@@ -113,29 +113,18 @@ class _Hw:
     def catch_edges(self, buttons, ticks_ms):
         # Pin interrupts (MicroPython) put every button edge in the buttons'
         # ring with its time, so a tap shorter than a busy loop pass (a sync,
-        # a flash write, a redraw) still counts. A hard interrupt, allocation
-        # free; two reads of the same level mean the edge between them was
-        # missed (interrupts off during a flash write): both are queued.
+        # a flash write, a redraw) still counts. Each handler is a bound
+        # method of an _Edge: a closure over more names would make the VM
+        # allocate its argument array on every call, and a hard interrupt
+        # runs with the heap locked (MemoryError, then the pin's interrupt
+        # is switched off).
         pins = getattr(self, "pins", None)
         if pins is None:
             return
-        idle = self.idle
-        last = [0] * len(pins)
         both = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
-
-        def make(i, p):
-            v = p.value
-
-            def edge(pin):
-                pressed = 1 if v() != idle else 0
-                t = ticks_ms()
-                if pressed == last[i]:
-                    buttons.edge(i, 1 - pressed, t)
-                buttons.edge(i, pressed, t)
-                last[i] = pressed
-            return edge
         for i in range(len(pins)):
-            pins[i].irq(make(i, pins[i]), both, hard=True)
+            e = _Edge(i, pins[i].value, self.idle, buttons, ticks_ms)
+            pins[i].irq(e.edge, both, hard=True)
 
     def scan(self):
         if not _CP:
@@ -180,6 +169,28 @@ class _Hw:
             self.pwm.duty_cycle = 16384 if on else 0  # pyright: ignore  (CircuitPython's pwmio)
         else:
             self.pwm.duty_u16(16384 if on else 0)
+
+
+class _Edge:
+    # One button's hard-interrupt handler and its state (allocation free).
+    # Two reads of the same level mean the edge between them was missed
+    # (interrupts off during a flash write): both edges are queued.
+
+    def __init__(self, i, value, idle, buttons, ticks_ms):
+        self.i = i
+        self.value = value
+        self.idle = idle
+        self.put = buttons.edge
+        self.ticks_ms = ticks_ms
+        self.last = 0
+
+    def edge(self, pin):
+        pressed = 1 if self.value() != self.idle else 0
+        t = self.ticks_ms()
+        if pressed == self.last:
+            self.put(self.i, 1 - pressed, t)
+        self.put(self.i, pressed, t)
+        self.last = pressed
 
 
 def run(cfg_path="/board.json", root="/", clock=None, stop=None, stdin=None, write=None):

@@ -11,7 +11,14 @@
 # Module-level state records what the code did: pins[id] (Pin objects),
 # levels[id] (input levels set by the test), out_log [(id, value)] (output
 # writes, e.g. the LED blinking), pwm_log [(pin, what, value)], i2c_log
-# [(bus, sda, scl, freq)].
+# [(bus, sda, scl, freq)], irq_log [(pin, handler, trigger, hard)] (every
+# interrupt handler the code gave), irq_errors [(pin, exception)].
+#
+# Interrupts are never kinder than the real ones: fire(pin) calls a hard
+# handler with the heap locked (micropython.heap_lock(), where the running
+# interpreter has it: MicroPython), and an exception in any handler is
+# reported and switches that pin's interrupt off, as MicroPython's
+# shared/runtime/mpirq.c does on the rp2 port.
 
 import sys
 
@@ -20,7 +27,14 @@ levels = {}
 out_log = []
 pwm_log = []
 i2c_log = []
+irq_log = []
+irq_errors = []
 bus = None
+
+try:
+    from micropython import heap_lock, heap_unlock
+except ImportError:   # CPython: no heap to lock
+    heap_lock = heap_unlock = None
 UID = b"\xe6\x61\x41\x03\xe7\x12\x34\x56"
 
 
@@ -45,6 +59,8 @@ def reset_state():
     del out_log[:]
     del pwm_log[:]
     del i2c_log[:]
+    del irq_log[:]
+    del irq_errors[:]
     bus = None
 
 
@@ -70,7 +86,30 @@ def set_level(pin_id, value):
     levels[pin_id] = v
     if auto_irq and p is not None and p.handler is not None and old != v:
         if p.trigger & (Pin.IRQ_RISING if v else Pin.IRQ_FALLING):
-            p.handler(p)
+            fire(p)
+
+
+def fire(p):
+    # The pin's interrupt, as the hardware runs it: a hard handler with the
+    # heap locked. An exception is printed and disables the interrupt (the
+    # real port prints "Uncaught exception in IRQ callback handler").
+    h = p.handler
+    if h is None:
+        return
+    locked = p.hard and heap_lock is not None
+    try:
+        if locked:
+            heap_lock()
+        try:
+            h(p)
+        finally:
+            if locked:
+                heap_unlock()
+    except Exception as e:
+        p.handler = None
+        irq_errors.append((p.id, e))
+        print("Uncaught exception in IRQ callback handler")
+        print("%s: %s" % (type(e).__name__, e))
 
 
 def _key(pin_id):
@@ -132,10 +171,11 @@ class Pin:
 
     def irq(self, handler=None, trigger=12, hard=False):
         # Recorded; fired by set_level() when auto_irq is on, else tests call
-        # pin.handler(pin) themselves.
+        # fire(pin) themselves.
         self.handler = handler
         self.trigger = trigger
         self.hard = hard
+        irq_log.append((self, handler, trigger, hard))
         return None
 
     def __repr__(self):
@@ -271,9 +311,16 @@ class Clock:
                 set_level(what, level)
 
     def ticks_ms(self):
+        # (start + t) mod 2**30 without leaving the small ints of a 32-bit
+        # port (2**30 itself is a big int there: it would allocate, and this
+        # runs inside the button interrupt, heap locked).
         self.calls += 1
         self._apply()
-        return (self.start + self.t) % Clock.PERIOD
+        t = self.t & 0x3FFFFFFF
+        room = 0x3FFFFFFF - self.start
+        if t > room:
+            return t - room - 1
+        return self.start + t
 
     def ticks_diff(self, a, b):
         d = (a - b) % Clock.PERIOD

@@ -229,7 +229,7 @@ def test_encoder_turns_and_push_through_pin_interrupts(tmp_path):
             for a, b in states:
                 fm.set_level(10, a)
                 fm.set_level(11, b)
-                fm.pins[10].handler(fm.pins[10])
+                fm.fire(fm.pins[10])
         return go
 
     cw = [(0, 1), (0, 0), (1, 0), (1, 1)]

@@ -99,7 +99,7 @@ def test_a_tap_inside_a_flash_write_counts_from_its_latched_interrupt(tmp_path, 
     def latched_tap(pin, t0):
         def fire():
             p = fm.pins[pin]
-            p.handler(p)          # the one interrupt, after the write
+            fm.fire(p)            # the one interrupt, after the write
         return [(t0, lambda: fm.set_level(pin, 0)), (t0 + 40, lambda: fm.set_level(pin, 1)),
                 (t0 + 45, fire)]
 

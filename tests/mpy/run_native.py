@@ -3,10 +3,13 @@
 # preview), alongside the WebAssembly run of run_tests.mjs: a second port, and
 # some ten times faster. Runs *inside* MicroPython:
 #
-#     .venv/bin/micropython tests/mpy/run_native.py REPO_ROOT [DIR]
+#     .venv/bin/micropython tests/mpy/run_native.py REPO_ROOT [DIR] [--lib LIB] [--only NAME]
 #
 # DIR (optional): run the marked test_*.py files of that directory instead,
 # each imported by its bare name (the harness's own tests use it).
+# --lib LIB: import bower, euchre and ssd1306 from LIB (the modules as
+# `bower deploy` compiles them, LIB/bower/*.mpy ...) instead of the sources.
+# --only NAME: only the file NAME.py of DIR.
 # Discovers tests/**/test_*.py whose first 5 lines hold the marker line
 # "# portable: runs under MicroPython", imports each by its dotted name
 # (tests.engine.test_x) with its directory on sys.path, and runs its test_*
@@ -43,15 +46,20 @@ def discover(root, rel, out):
             out.append(sub)
 
 
-def main(root, only=None):
-    sys.path[:0] = [root + "/engine", root + "/firmware", root + "/firmware/lib", root]
+def main(root, only=None, lib=None, name=None):
+    if lib:
+        sys.path[:0] = [lib, root]
+    else:
+        sys.path[:0] = [root + "/engine", root + "/firmware", root + "/firmware/lib", root]
     sys.path.append(root + "/tests/mpy")
     import harness
     files = []
     if only:
         discover(only, ".", files)
         for rel in files:
-            harness.run_module(rel.rsplit("/", 1)[1][:-3], only)
+            mod = rel.rsplit("/", 1)[1][:-3]
+            if name is None or mod == name:
+                harness.run_module(mod, only)
     else:
         discover(root, "tests", files)
         for rel in files:
@@ -62,4 +70,18 @@ def main(root, only=None):
         sys.exit(1)
 
 
-main(sys.argv[1].rstrip("/"), sys.argv[2].rstrip("/") if len(sys.argv) > 2 else None)
+def _args(argv):
+    pos, opt = [], {}
+    i = 0
+    while i < len(argv):
+        if argv[i].startswith("--"):
+            opt[argv[i][2:]] = argv[i + 1].rstrip("/")
+            i += 2
+        else:
+            pos.append(argv[i].rstrip("/"))
+            i += 1
+    return pos, opt
+
+
+_pos, _opt = _args(sys.argv[1:])
+main(_pos[0], _pos[1] if len(_pos) > 1 else None, _opt.get("lib"), _opt.get("only"))
