@@ -42,6 +42,7 @@ bench: setup $(NODE_MP)
 	$(PY) tools/bench_pico.py
 	@if [ -f tools/bench_sync.py ]; then $(PY) tools/bench_sync.py; fi
 	$(PY) tools/bench_club.py
+	$(PY) tools/soak_night.py
 
 clean:
 	rm -rf $(VENV) node_modules build .pytest_cache .hypothesis
