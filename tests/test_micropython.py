@@ -137,7 +137,7 @@ def test_interrupt_handlers_never_allocate_in_the_deployed_build(tmp_path):
                                             os.path.join(REPO_ROOT, "tests", "firmware"),
                                             "--lib", str(lib), "--only", "test_irq_portable"]))
     # (REPO_ROOT itself holds no bower package: every import came from lib)
-    assert code == 0 and counts == (3, 0), out
+    assert code == 0 and counts == (4, 0), out
 
 
 def test_engine_and_firmware_compile_with_mpy_cross():

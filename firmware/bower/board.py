@@ -269,6 +269,10 @@ def _checked(path):
 
 
 def _loop(hw, disp, info, root, clock, stop, stdin, write):
+    # Button edges are caught from here on: a tap while the app loads or a
+    # game resumes is queued, and counts once the loop starts.
+    buttons = Buttons()
+    hw.catch_edges(buttons, clock.ticks_ms)
     from bower.store import Store
     from bower.ui import App
 
@@ -283,13 +287,11 @@ def _loop(hw, disp, info, root, clock, stop, stdin, write):
         write = out.write if out is not None else (lambda b: sys.stdout.write(b.decode()))
     link = Link(store, info, write, clock=getattr(clock, "time", None), stdin=stdin)
 
-    buttons = Buttons()
     enc = hw.enc
     pwm = hw.pwm
     ticks_ms = clock.ticks_ms
     ticks_diff = clock.ticks_diff
     sleep_ms = clock.sleep_ms
-    hw.catch_edges(buttons, ticks_ms)
     last = ticks_ms()
     now = 0             # ms since boot for the app: never wraps
     beep_end = -1

@@ -13,8 +13,10 @@
 #
 # Timing (ms), leading-edge debounce: a level change counts the moment it is
 # seen, unless it comes within _DEBOUNCE of the last change counted for that
-# button (contact bounce); a change hidden by that lockout is caught by the
-# next sample that still shows it.
+# button (contact bounce). A change hidden by that lockout and not undone by
+# a later edge counts as made when the lockout ended, once the next edge or
+# sample shows it (a late loop pass must not date it late: the next tap
+# would look like its bounce).
 #   UP / DOWN: the event fires on the press; held, it repeats after _DELAY,
 #     then every _RATE.
 #   OK: fires on the press (it has no long-press meaning).
@@ -90,6 +92,8 @@ class Buttons:
         self._next = [0] * count     # next auto-repeat time (UP/DOWN)
         self._down = [0] * count     # when each press counted
         self._longed = 0       # bits whose long event already fired
+        self._hid = 0          # bits with a change hidden by the lockout ...
+        self._hlev = 0         # ... and the level it left
         self._out = []
         self._q = [0] * _RING  # edges from interrupts: button, pressed, time
         self._qr = 0
@@ -132,16 +136,33 @@ class Buttons:
             level = mask & bit
             if (level != 0) != (self._stable & bit != 0):
                 self._change(i, level, now)
+            else:
+                self._hid &= ~bit    # whatever the lockout hid was undone
             if self._stable & bit:
                 self._held(i, now)
         return out
 
     def _change(self, i, level, t):
         bit = 1 << i
+        if self._hid & bit:
+            # A change the lockout hid, that nothing undid until the
+            # lockout ended: it stood when a sample would have seen it
+            # (a latched tap's release, or a late loop pass).
+            end = _add(self._since[i], _DEBOUNCE)
+            if ticks_diff(t, end) >= 0:
+                self._hid &= ~bit
+                self._change(i, self._hlev & bit, end)
         if (level != 0) == (self._stable & bit != 0):
+            self._hid &= ~bit
             return
         if self._armed & bit and ticks_diff(t, self._since[i]) < _DEBOUNCE:
-            return  # a bounce
+            # A bounce, or the real change (then kept for the lockout's end).
+            self._hid |= bit
+            if level:
+                self._hlev |= bit
+            else:
+                self._hlev &= ~bit
+            return
         self._armed |= bit
         self._since[i] = t
         self._stable ^= bit

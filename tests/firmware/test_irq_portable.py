@@ -111,3 +111,25 @@ def test_the_check_can_fail_an_allocating_handler():
     fm.fire(p)
     assert len(fm.irq_errors) == 1 and isinstance(fm.irq_errors[0][1], MemoryError), fm.irq_errors
     assert p.handler is None
+
+
+def test_a_tap_while_the_app_loads_counts():
+    # A tap that comes and goes while the store and the app load (a resume
+    # replays the game: most of a second on the Pico) is caught by the pin
+    # interrupt, set up before them, and counts once the loop runs.
+    from bower import ui
+    init = ui.App.__init__
+
+    def loading(self, *a, **k):
+        init(self, *a, **k)
+        fm.auto_irq = True
+        fm.set_level(3, 0)      # DOWN, active low
+        fm.set_level(3, 1)
+        fm.auto_irq = False
+    ui.App.__init__ = loading
+    try:
+        seen = _boot(300)
+    finally:
+        ui.App.__init__ = init
+    assert fm.irq_errors == [], fm.irq_errors
+    assert seen == [2], seen             # keys.DOWN
