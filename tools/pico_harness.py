@@ -3,20 +3,27 @@
 #
 #     micropython tools/pico_harness.py FIRMWARE_DIR FIFO FLASH_FILE SCRIPTS_FILE
 #
-# FIRMWARE_DIR holds the device's modules as `bower deploy` compiles them
-# (lib/bower/*.mpy, lib/euchre/*.mpy, lib/ssd1306.mpy). SCRIPTS_FILE holds
-# one "name:keys" per line (keys as in `bower sim --keys`: o d u b, a number
-# repeats; no spaces). A file, not arguments: the unix port's wrapper crashes
-# on an argument of 256 characters or more.
+# FIRMWARE_DIR holds the device's files as `bower deploy` makes them
+# (lib/bower/*.mpy, lib/euchre/*.mpy, lib/ssd1306.mpy, board.json,
+# board.ok). SCRIPTS_FILE holds one "name:keys" per line (keys as in `bower
+# sim --keys`: o d u b, a number repeats; no spaces). A file, not arguments:
+# the unix port's wrapper crashes on an argument of 256 characters or more.
 #
 # For each script the real device loop (bower.board.run) boots on a fresh
 # littlefs2 filesystem (4 KB blocks, 256-byte programs, as rp2 mounts its
-# flash, kept in a host file), with the fake `machine` of tests/firmware, the real ssd1306
-# driver on a recording I2C bus and a virtual clock that advances only when
-# the loop sleeps. Taps are 50 ms long (pin level 0 then 1) and start at a
-# loop pass boundary once the device has been idle for _GAP ms. A spec named
+# flash, kept in a host file) that holds the deployed files as the Pico's
+# does (/lib/..., /board.json, /board.ok: every import and the board file
+# are read through littlefs, as on the device), with the fake `machine` of
+# tests/firmware, the real ssd1306 driver on a recording I2C bus and a
+# virtual clock that advances only when the loop sleeps. Taps are 50 ms long
+# (pin level 0 then 1) and start at a loop pass boundary once the device has
+# been idle for _GAP ms; a tap of BACK (b) is the same 50 ms: the firmware
+# acts on its press edge (BACK_DOWN) and again on its release. A spec named
 # "NAME/resume" with no keys boots on the flash file as the previous run left
 # it: tools/bench_pico.py runs it in a new process, the power-on after a cut.
+# "+NAME:keys" also boots on the flash as it is (and presses the keys);
+# "fill:DIR" makes a fresh filesystem with the firmware and DIR's files
+# (settings, games/...) copied in, and boots nothing (stored games).
 #
 # Marks: at each point of interest the harness calls os.getenv(_MARK), which
 # callgrind (--dump-before=mp_os_getenv) turns into a cost dump, so every
@@ -27,10 +34,13 @@
 #   E  a button edge (press)          R  its release
 #   H  app.handle() starts            B  the first I2C transaction after H
 #   F  a show() that sent bytes ends (also used during boot)
+#   T  app.tick() returns in the loop pass of a handle() (the pass's flash
+#      write is done: the loop can take the next press)
 #   X  the script is done
 # vt is the virtual time in ms, i2c/tx the cumulative I2C bytes and
-# transactions, erase/prog the cumulative flash block erases and bytes
-# programmed, us time.ticks_us() (wall time on this machine).
+# transactions, erase/prog the cumulative 4 KB sector erases and 256-byte
+# page programs, us time.ticks_us() (wall time on this machine), reads/rbytes
+# the cumulative block-device reads (littlefs cache fills) and bytes read.
 
 import gc
 import os
@@ -44,7 +54,7 @@ _HOLD = 50      # ms a tap is held
 _SETTLE = 3000  # ms after the last tap before the script ends
 
 _firsts = []   # (index of a B mark, index of its transaction)
-_st = {"sc": 0, "step": 0, "i2c": 0, "tx": 0}
+_st = {"sc": 0, "step": 0, "i2c": 0, "tx": 0, "busy": 0}
 
 
 class FileFlash:
@@ -58,6 +68,8 @@ class FileFlash:
         self.ff = bytes([0xFF]) * size
         self.erases = 0
         self.prog = 0
+        self.reads = 0
+        self.rbytes = 0
         try:
             self.f = open(path, "r+b")    # kept from a run before (a resume)
         except OSError:
@@ -67,14 +79,22 @@ class FileFlash:
     def reset(self):
         self.erases = 0
         self.prog = 0
+        self.reads = 0
+        self.rbytes = 0
         self.f.seek(0)
         for _ in range(self.blocks):
             self.f.write(self.ff)
         self.f.flush()
 
     def readblocks(self, n, buf, off=0):
+        self.reads += 1
+        self.rbytes += len(buf)
         self.f.seek(n * self.size + off)
         self.f.readinto(buf)
+
+    def noread(self, n, buf, off=0):
+        # readblocks' call without its body (see _read_cost).
+        return
 
     def writeblocks(self, n, buf, off=None):
         if off is None:
@@ -100,8 +120,8 @@ flash = None
 
 
 _LABELS = []        # mark labels by number
-_SCRIPTS = []       # script names by number
-_N = 9              # fields per mark
+_SCRIPTS = ["-"]    # script names by number ("-": marks before any boot)
+_N = 11             # fields per mark
 _rec = None         # every mark's fields, preallocated: marking allocates nothing
 _nrec = [0]
 
@@ -129,6 +149,8 @@ def mark(label, code=-1):
     r[i + 6] = flash.erases
     r[i + 7] = flash.prog
     r[i + 8] = time.ticks_us() & 0x3FFFFFFF
+    r[i + 9] = flash.reads
+    r[i + 10] = flash.rbytes
     _nrec[0] += 1
     os.getenv(_MARK)
 
@@ -243,6 +265,25 @@ _PINS = {}          # key event -> its GPIO (the default board.json), set in mai
 _parse = None       # bower.keyscript.parse_keys, set in main()
 
 
+def _read_cost():
+    # Marks Q Q Q: 64 calls of an empty method, then 64 of readblocks (as
+    # littlefs makes them), so that bench_pico can take readblocks' body (a
+    # host file read in Python here, a memcpy from XIP flash in C on the
+    # Pico) out of the instruction counts.
+    buf = bytearray(1024)
+    r = flash.reads
+    b = flash.rbytes
+    mark("Q")
+    for _ in range(64):
+        flash.noread(0, buf, 0)
+    mark("Q")
+    for _ in range(64):
+        flash.readblocks(0, buf, 0)
+    mark("Q")
+    flash.reads = r
+    flash.rbytes = b
+
+
 def _drop_modules():
     for name in list(sys.modules):
         if name.startswith("bower") or name.startswith("euchre") or name == "ssd1306":
@@ -254,11 +295,20 @@ def _patch():
     from bower import ui, display
     handle = ui.App.handle
     show = display.Display.show
+    tick = ui.App.tick
 
     def h(self, ev, now):
         clock.active()
         mark("H")
+        _st["busy"] = 1
         return handle(self, ev, now)
+
+    def t(self, now):
+        r = tick(self, now)
+        if _st["busy"]:
+            _st["busy"] = 0
+            mark("T")
+        return r
 
     def s(self):
         n = show(self)
@@ -267,6 +317,7 @@ def _patch():
             mark("F")
         return n
     ui.App.handle = h
+    ui.App.tick = t
     display.Display.show = s
     # BOWER_PROFILE="module.Class.method,module:function,...": marks around each
     # (">name" and "<name"), for a per-function split of a press.
@@ -309,6 +360,7 @@ def boot(name, keys):
     gc.collect()
     _st["sc"] = _code(_SCRIPTS, name)
     _st["step"] = 0
+    _st["busy"] = 0
     clock.keys = _parse(keys)
     clock.done = -1
     clock.idle = 0
@@ -321,6 +373,43 @@ def boot(name, keys):
     board_run = board.run
     _patch()
     board_run(_CFG, "/flash/", clock, Stop(), _stdin, lambda b: len(b))
+
+
+def _copy(src, dst):
+    # The host tree src into the mounted filesystem at dst (deploy's copy).
+    for e in os.ilistdir(src):
+        name, kind = e[0], e[1]
+        if kind == 0x4000:
+            try:
+                os.mkdir(dst + "/" + name)
+            except OSError:
+                pass
+            _copy(src + "/" + name, dst + "/" + name)
+        else:
+            with open(src + "/" + name, "rb") as f:
+                data = f.read()
+            with open(dst + "/" + name, "wb") as f:
+                f.write(data)
+
+
+def _install(fw, extra=None):
+    # A fresh filesystem holding what bower deploy puts on the Pico.
+    flash.reset()
+    vfs.VfsLfs2.mkfs(flash)
+    vfs.mount(vfs.VfsLfs2(flash, progsize=256), "/flash")
+    os.mkdir("/flash/lib")
+    _copy(fw + "/lib", "/flash/lib")
+    for name in ("board.json", "board.ok"):
+        try:
+            with open(fw + "/" + name, "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        with open("/flash/" + name, "wb") as f:
+            f.write(data)
+    if extra:
+        _copy(extra, "/flash")
+    vfs.umount("/flash")
 
 
 def main(argv):
@@ -340,22 +429,33 @@ def main(argv):
     _parse = parse_keys
     _PINS.update({UP: 2, DOWN: 3, OK: 6, BACK: 7})
     bus = Bus()
-    _CFG = fw + "/board.json"
+    # The device's import path ('' is its root, then /lib), on the flash:
+    # every import walks littlefs as on the Pico.
+    _drop_modules()
+    sys.path[:] = ["/flash", "/flash/lib", _REPO + "/tests/firmware"] + \
+        [p for p in sys.path if p not in (fw + "/lib", _REPO + "/tests/firmware")]
+    _CFG = "/flash/board.json"
     _stdin = open(argv[2], "r+b")   # a FIFO nobody writes: the idle USB serial
     global flash, _rec
     flash = FileFlash(argv[3])
     import array
     _rec = array.array("i", bytes(4 * _N * 6000))
+    _read_cost()
     with open(argv[4]) as f:
         specs = f.read().split()
     for spec in specs:
-        # "name/resume:" boots on the flash FLASH_FILE already holds (a
-        # power-on in a fresh process: nothing interned by an earlier run);
-        # any other spec starts from an empty, new filesystem.
+        # "name/resume:" and "+name:keys" boot on the flash FLASH_FILE
+        # already holds (a power-on in a fresh process: nothing interned by
+        # an earlier run); "fill:DIR" only makes the filesystem; any other
+        # spec starts from a new filesystem with the firmware on it.
         name, keys = spec.split(":", 1)
-        if not name.endswith("/resume"):
-            flash.reset()
-            vfs.VfsLfs2.mkfs(flash)
+        if name == "fill":
+            _install(fw, keys)
+            continue
+        if name[0] == "+":
+            name = name[1:]
+        elif not name.endswith("/resume"):
+            _install(fw)
         vfs.mount(vfs.VfsLfs2(flash, progsize=256), "/flash")
         boot(name, keys)
         vfs.umount("/flash")
