@@ -61,8 +61,8 @@ class _Member(io.IOBase):
 
 
 class Pack:
-    # The filesystem object vfs.mount() takes (the calls imports and open
-    # make: stat, open, ilistdir; chdir/getcwd for a mount point).
+    # The filesystem object vfs.mount() takes, with what imports and open()
+    # call (stat, open): no listing, no chdir (nothing here needs them).
 
     def __init__(self, path):
         f = open(path, "rb")
@@ -122,25 +122,6 @@ class Pack:
         if e is None:
             raise OSError(2)
         return _Member(self._f, e[0], e[1])
-
-    def ilistdir(self, path):
-        p = path.strip("/")
-        pre = p + "/" if p else ""
-        seen = []
-        for line in self._ix.split(b"\n"):
-            name = line.split(b" ")[0].decode()
-            if name.startswith(pre) and name != pre:
-                rest = name[len(pre):]
-                top = rest.split("/")[0]
-                if top not in seen:
-                    seen.append(top)
-                    yield (top, 0x4000 if "/" in rest else 0x8000, 0)
-
-    def chdir(self, path):
-        pass
-
-    def getcwd(self):
-        return "/"
 
 
 def mount(path="/lib/bower.pak", at="/pak"):
