@@ -10,7 +10,10 @@
 # again before it gives up (``_room``), and changes the store's attributes
 # only once the file is written, so they always say what the flash says.
 
-from binascii import crc32
+try:
+    from ubinascii import crc32  # pyright: ignore[reportMissingModuleSource]  (no search of sys.path first: bower.protocol says why)
+except ImportError:  # CPython
+    from binascii import crc32
 from euchre.logline import encode_line, decode_line, header_payload, UNDO
 
 DEFAULTS = {"brightness": 255, "dim_s": 60, "off_s": 600, "names": 0}   # the settings
@@ -49,6 +52,8 @@ def _boot(st, r):
     # (defaults with a warning if it is corrupt or missing). A new device
     # (no games directory yet) writes nothing: its defaults are what no
     # settings file means, and the first game or setting saved writes it.
+    # The games directory holds the newest games only (the archive, past/,
+    # the rest): what is listed here does not grow with the games stored.
     fs = st.fs
     d = st._d
     g = st._g
@@ -62,6 +67,7 @@ def _boot(st, r):
     except OSError:
         ls = []  # made with the first game
         new = 1
+    hot = []
     for p in ls:
         if p[-4:] == ".tmp" or p[-3:] in (".ck", ".st") and p[:-3] + ".log" not in ls:
             try:
@@ -70,6 +76,7 @@ def _boot(st, r):
                 pass
         elif p[-4:] == ".log" and _gid(p[:-4]):
             top = max(top, int(p[1:-4]))
+            hot.append(p[:-4])
     st.settings, st.roster, st.clock_offset, n, e = dict(DEFAULTS), [], 0, 1, "corrupt"
     try:
         s = st._rec(st._f)
@@ -80,13 +87,22 @@ def _boot(st, r):
                 _settings(s["settings"]), check_names(s["roster"]), int(s["clock"]), int(s["next"]), 0)
     except (TypeError, ValueError, KeyError):
         pass
+    if e:
+        top = max(top, _sum(st)[3])  # the archive's newest game
     st._next = max(n, top + 1)  # ids are never reused
+    # Every game here but the newest goes to the archive when the app is
+    # next idle (a power cut stopped its move, or firmware before the archive).
+    st._h = sorted(hot, key=_num)  # the games directory's games, kept up to date from here
     if e == "corrupt" or e and not new:
         st.warnings.append("settings reset: file " + e)  # pyright: ignore[reportOperatorIssue]  (e is a str here)
         try:
             _room(st, _save, st)
         except OSError:
             _full(st)  # the defaults hold until a setting is saved
+
+
+def _num(gid):
+    return int(gid[1:])
 
 
 def _full(st):
@@ -105,7 +121,7 @@ def _room(st, fn, *a):
         try:
             return fn(*a)
         except OSError as e:
-            if e.args[0] != 28 or not make_room(st, _free(st) + 1):
+            if e.args[0] != 28 or not make_room(st, _free(st, 1) + 1):
                 raise
 
 
@@ -190,7 +206,8 @@ def new_game(st, game, started=0):
     # Start recording ``game`` (no event yet); an unfinished one is
     # abandoned, a game-over screen closed. Returns the new game's id.
     # Whether there is room for a game is the caller's question
-    # (low_space, make_room: see bower.screens).
+    # (low_space, make_room: see bower.screens). The game before then goes
+    # to the archive (``_arc``).
     # :raises OSError: not started (28: flash full); the previous game may
     # be abandoned already: ``resume`` says what the flash has.
     if game.event_count():
@@ -204,9 +221,9 @@ def new_game(st, game, started=0):
     _room(st, _save, st, None, None, None, st._next + 1)
     st._next += 1
     h = header_payload(game)
-    c = getattr(game, "club", None)
-    if c:
-        h["club"] = c   # a club round (bower.club)
+    c2 = getattr(game, "club", None)
+    if c2:
+        h["club"] = c2   # a club round (bower.club)
     h["id"] = gid
     h["device"] = st.device
     h["started"] = started
@@ -217,7 +234,95 @@ def new_game(st, game, started=0):
         pass
     _room(st, st._rec, st._g + gid, b, ".log")  # the game exists, or not at all
     st._id, st._z, st._n, st._t, st._fin = gid, len(b), 1, 0, 0
+    st._h.append(gid)   # (the game before goes to the archive when the app is next idle: tidy)
+    st._w += 8192   # its log's block and its checkpoint's (free space, roughly)
     return gid
+
+
+def tidy(st):
+    # One step of the work kept off the presses, run while the app is idle
+    # outside a hand (bower.ui App.warm): the games waiting in the games
+    # directory moved to the archive, the free space asked of littlefs
+    # once (its answer costs a walk of the whole filesystem), the archive's
+    # games counted (its index read). False once nothing is left.
+    c = "g%04d" % (st._next - 1)
+    q = [g for g in st._h if g != c]
+    n = len(st._h)
+    if q:
+        _arc(st, q[:4])
+        if len(st._h) < n:
+            return True
+        # (none moved: no room, an error; tried again when next idle)
+    try:
+        if st._v is None:
+            _free(st)
+            return True
+        if st._u is None:
+            _sum(st)    # what HELLO and the storage screen show, ready
+            return True
+    except OSError:
+        pass    # asked again when needed
+    return False
+
+
+def _pa(st, x):
+    # The path of the archive's ``x`` ("past/", "past.idx", "past.mk").
+    return st._f[:-8] + x
+
+
+def _arc(st, ids):
+    # Move the games waiting in the games directory (not the one being
+    # recorded) to the archive, four at a time, oldest first: their index
+    # lines (size, CRC, state, synced) appended in one write, then each log
+    # renamed into past/ and its .st and .ck removed. A power cut or a full
+    # flash leaves a game where it is (or indexed but not moved: the next
+    # call moves it); nothing is lost either way.
+    fs = st.fs
+    try:
+        k = _sum(st)[3]
+        u = st._u
+        b = []
+        q = []
+        for gid in ids:
+            p = st._g + gid + ".log"
+            try:
+                c = _crc(st, p)
+                z = fs.stat(p)[6]
+            except OSError as e:
+                if e.args[0] != 2:
+                    break  # the rest waits (the index stays in id order)
+                st._h.remove(gid)  # not there (removed to make room)
+                continue
+            if _num(gid) <= k and not _find(st, gid):
+                continue  # older than the index's newest: stays here (listed from here)
+            q.append(gid)
+            if _num(gid) > k:
+                s = st._st(gid)
+                y = s.get("synced") == c
+                # The index line: 32 bytes (firmware/STORAGE.md).
+                b.append(("%-10s %07d %s %s %d\n" % (gid, z, c, "f" if s["state"] == "finished" else "a",
+                                                     1 if y else 0)).encode())
+                if u:
+                    u[0] += 1
+                    u[1] += z
+                    u[2] += not y
+                    u[3] = _num(gid)
+        if b:
+            _add(st, _pa(st, "past.idx"), b"".join(b), 32)
+        try:
+            fs.mkdir(_pa(st, "past/")[:-1])
+        except OSError:
+            pass
+        for gid in q:
+            fs.rename(st._g + gid + ".log", _pa(st, "past/") + gid + ".log")
+            st._h.remove(gid)
+            for x in (".st", ".ck"):
+                try:
+                    fs.remove(st._g + gid + x)
+                except OSError:
+                    pass
+    except OSError:
+        st._u = None  # (counted again when asked)
 
 
 def resume(st):
@@ -329,7 +434,7 @@ def _again(st, game, p, b, e):
     # bytes past ``_z`` are cut off first thing next time), the .st too (a
     # game whose end was being undone is finished again), and ``e`` raises.
     try:
-        if e.args[0] == 28 and make_room(st, _free(st) + 1):
+        if e.args[0] == 28 and make_room(st, _free(st, 1) + 1):
             return _room(st, st._put, game, p, b)
     except OSError as x:
         e = x
@@ -411,12 +516,24 @@ def _load(st, gid, ck):
                   "dropped": "torn line %d dropped" % bad if bad else None}
 
 
-# ----- the computer link, space --------------------------------------------------
+# ----- the archive, the computer link, space -------------------------------------
+#
+# past/gNNNN.log: the logs of older games, never written again. past.idx:
+# one 32-byte line per archived game, oldest first ("g0007      0001111
+# 552aa17f f 1\n": id, size, CRC-32, f finished or a abandoned, synced).
+# past.mk: 12-byte marks appended since ("Sg0007     \n" synced, "X..."
+# removed), folded into past.idx at 40 (``_pack``: the file stays small
+# enough to live in its directory's metadata, so an append erases
+# nothing). So no press and no sync request lists or opens every game: a
+# listing reads the index (a few KB for a full flash), a game is found by a
+# binary search of it, and what HELLO says is counted once and kept (_u).
+# A line cut short (a failed append) is ignored and cut off before the next
+# append.
 
-def _crc(st, gid):
-    # CRC-32 of a game's log as 8 hex digits (OSError: no such game).
+def _crc(st, p):
+    # CRC-32 of file ``p`` as 8 hex digits (OSError: no such file).
     c = 0
-    with st._o(st._g + gid + ".log", "rb") as f:
+    with st._o(p, "rb") as f:
         while True:
             b = f.read(256)
             if not b:
@@ -424,20 +541,266 @@ def _crc(st, gid):
             c = crc32(b, c)
 
 
-def games(st):
-    # Every game on flash, oldest first.
-    out = []
+def _add(st, p, b, w):
+    # Append ``b`` (whole lines of ``w`` bytes) to ``p``, after cutting off
+    # what a failed append left (a part of a line: the whole lines copied,
+    # the copy renamed over). Returns the file's size now.
+    with st._o(p, "ab") as f:
+        z = f.seek(0, 2)
+        if not z % w:
+            f.write(b)
+            f.flush()
+    if z % w:
+        n = z = z - z % w
+        try:
+            with st._o(p, "rb") as f, st._o(p + ".tmp", "wb") as t:
+                while n > 0:
+                    c = f.read(min(n, 256))
+                    t.write(c)
+                    n -= len(c)
+                t.write(b)
+            st.fs.rename(p + ".tmp", p)
+        except OSError:
+            try:
+                st.fs.remove(p + ".tmp")
+            except OSError:
+                pass
+            raise
+    st._s()
+    return z + len(b)
+
+
+def _ok(b, i):
+    # Is b[i:i + 32] an index line? (What ``_ent`` and ``listing`` take.)
+    return b[i + 31] == 10 and b[i] == 103 and b[i + 18] == 32 and b[i + 27] == 32 and \
+        b[i + 11:i + 18].isdigit() and max(b[i:i + 32]) < 127
+
+
+def _ent(b):
+    # An index line's [id, size, crc, state, synced], None if it is not one.
+    if len(b) == 32 and _ok(b, 0):
+        return [bytes(b[:b.find(b" ")]).decode(), int(b[11:18]), bytes(b[19:27]).decode(),
+                "finished" if b[28] == 102 else "abandoned", b[30] == 49]
+
+
+def _lines(f):
+    # The index lines of open file ``f``, as _ent gives them, 16 a read.
+    while True:
+        b = f.read(512)
+        if not b:
+            return
+        for i in range(0, len(b) - 31, 32):
+            e = _ent(b[i:i + 32])
+            if e:
+                yield e
+
+
+def _marks(st):
+    # {game number: "S" synced or "X" removed} from past.mk.
+    m = {}
     try:
-        ls = st.fs.listdir(st._d)
+        with st._o(_pa(st, "past.mk"), "rb") as f:
+            b = f.read()
     except OSError:
-        ls = ()  # a new device: no games directory before the first game
-    ids = [p[:-4] for p in ls if p[-4:] == ".log" and _gid(p[:-4])]
-    for gid in sorted(ids, key=lambda s: int(s[1:])):
-        s = st._st(gid)
-        c = _crc(st, gid)
-        out.append({"id": gid, "size": st.fs.stat(st._g + gid + ".log")[6], "crc": c,
-                    "state": s["state"], "synced": s.get("synced") == c})
-    return out
+        return m
+    for i in range(0, len(b) - 11, 12):
+        if b[i + 11] == 10 and b[i] in (83, 88):
+            g = b[i + 1:i + 11].strip()
+            if g[:1] == b"g":
+                try:
+                    m[int(g[1:])] = chr(b[i])
+                except ValueError:
+                    pass
+    return m
+
+
+def _mark(st, k, ids):
+    # Append a mark ``k`` for each game id; folded into the index at 40
+    # (so the file stays small enough to live in its directory's metadata:
+    # an append erases nothing).
+    if _add(st, _pa(st, "past.mk"), b"".join([("%s%-10s\n" % (k, g)).encode() for g in ids]), 12) >= 40 * 12:
+        try:
+            _pack(st)
+        except OSError:
+            pass  # the marks stay: folded in next time
+
+
+def _pack(st):
+    # Fold the marks into the index: a copy of its lines, a synced mark's
+    # flag set, a removed game's line left out (renamed over the index);
+    # then remove the logs of games marked removed (a power cut may have
+    # left one) and the marks.
+    m = {}
+    for n, x in _marks(st).items():
+        m[b"g%04d" % n] = x
+    i = _pa(st, "past.idx")
+    p = i + ".tmp"
+    try:
+        with st._o(i, "rb") as f, st._o(p, "wb") as t:
+            while True:
+                b = f.read(512)
+                if not b:
+                    break
+                for j in range(0, len(b) - 31, 32):
+                    x = m.get(b[j:j + 10].rstrip())
+                    if x == "S":
+                        t.write(b[j:j + 30] + b"1\n")
+                    elif x != "X":
+                        t.write(b[j:j + 32])
+        st.fs.rename(p, i)
+    except OSError:
+        try:
+            st.fs.remove(p)
+        except OSError:
+            pass
+        raise
+    for g in m:
+        if m[g] == "X":
+            try:
+                st.fs.remove(_pa(st, "past/") + g.decode() + ".log")
+            except OSError:
+                pass
+    st.fs.remove(_pa(st, "past.mk"))
+    st._s()
+
+
+def each(st, hot=1, m=None):
+    # Every game on flash, oldest first, as [id, size, crc, state, synced,
+    # in the games directory]: the archive's from its index (the marks
+    # applied), then (``hot``) the newest games' from their files (``hot``
+    # 2: those only).
+    if m is None:
+        m = {} if hot == 2 else _marks(st)
+    k = _sum(st)[3] if hot == 2 else 0
+    try:
+        f = None if hot == 2 else st._o(_pa(st, "past.idx"), "rb")
+    except OSError:
+        f = None
+    if f:
+        with f:
+            for e in _lines(f):
+                k = _num(e[0])
+                x = m.get(k)
+                if x != "X":
+                    if x:
+                        e[4] = True
+                    e.append(0)
+                    yield e
+    if hot:
+        for gid in st._h[:]:
+            if _new(st, gid, k):
+                p = st._g + gid + ".log"
+                try:
+                    c = _crc(st, p)
+                    z = st.fs.stat(p)[6]
+                except OSError:
+                    continue
+                s = st._st(gid)
+                t = s["state"]
+                if t not in ("finished", "abandoned"):
+                    t = "playing"   # (a damaged .st: as a missing one)
+                yield [gid, z, c, t, s.get("synced") == c, 1]
+
+
+def listing(st):
+    # ``each`` as the link's LIST lines want it: b"g0007 1111 552aa17f
+    # finished 1" per game, oldest first, the archive's cut straight from
+    # its index lines (no number parsed unless a mark names the game).
+    m = {}
+    for n, x in _marks(st).items():
+        m[b"g%04d" % n] = x
+    try:
+        f = st._o(_pa(st, "past.idx"), "rb")
+    except OSError:
+        f = None
+    if f:
+        with f:
+            while True:
+                b = f.read(512)
+                if not b:
+                    break
+                for i in range(0, len(b) - 31, 32):
+                    if not _ok(b, i):
+                        continue
+                    g = b[i:i + 10].rstrip()
+                    x = m.get(g)
+                    if x != "X":
+                        yield b" ".join((g, b[i + 11:i + 18].lstrip(b"0") or b"0", b[i + 19:i + 27],
+                                         b"finished" if b[i + 28] == 102 else b"abandoned",
+                                         b"1" if x or b[i + 30] == 49 else b"0"))
+    for e in each(st, 2):
+        yield (" ".join((e[0], str(e[1]), e[2], e[3], "1" if e[4] else "0"))).encode()
+
+
+def _new(st, gid, k):
+    # Is this game of the games directory not in the archive's index (whose
+    # newest game is number ``k``)? (One in it was being moved.)
+    return _num(gid) > k or not _find(st, gid)
+
+
+def games(st):
+    # Every game on flash, oldest first (for the host's tools and tests;
+    # the device streams ``each``).
+    return [{"id": e[0], "size": e[1], "crc": e[2], "state": e[3], "synced": e[4]} for e in each(st)]
+
+
+def _sum(st):
+    # The archive's [games, bytes, not synced, newest game's number],
+    # counted once (a read of the index) and then kept up to date.
+    u = st._u
+    if u is None:
+        u = [0, 0, 0, 0]
+        m = _marks(st)
+        try:
+            with st._o(_pa(st, "past.idx"), "rb") as f:
+                for e in _lines(f):
+                    u[3] = n = _num(e[0])
+                    x = m.get(n)
+                    if x != "X":
+                        u[0] += 1
+                        u[1] += e[1]
+                        u[2] += not (e[4] or x)
+        except OSError:
+            pass
+        st._u = u
+    return u
+
+
+def count(st):
+    # How many games ``each`` lists.
+    k = _sum(st)[3]
+    n = st._u[0]
+    for g in st._h:
+        n += _new(st, g, k)
+    return n
+
+
+def _find(st, gid):
+    # The archive's index entry of ``gid`` (marks applied), or None.
+    n = _num(gid)
+    try:
+        with st._o(_pa(st, "past.idx"), "rb") as f:
+            lo, hi = 0, f.seek(0, 2) // 32
+            while lo < hi:
+                i = (lo + hi) // 2
+                f.seek(i * 32)
+                e = _ent(f.read(32))
+                if e is None:
+                    break
+                k = _num(e[0])
+                if k == n:
+                    x = _marks(st).get(n)
+                    if x == "X":
+                        return None
+                    e[4] = e[4] or x == "S"
+                    return e
+                if k < n:
+                    lo = i + 1
+                else:
+                    hi = i
+    except OSError:
+        pass
+    return None
 
 
 def read(st, gid, offset, n):
@@ -445,7 +808,13 @@ def read(st, gid, offset, n):
     # :raises ValueError: a bad id. OSError: no such game.
     if not _gid(gid):
         raise ValueError("bad game id")
-    with st._o(st._g + gid + ".log", "rb") as f:
+    p = "/" + gid + ".log"
+    a, b = (st._g, _pa(st, "past/")) if gid in st._h else (_pa(st, "past/"), st._g)
+    try:
+        f = st._o(a + p[1:], "rb")
+    except OSError:
+        f = st._o(b + p[1:], "rb")
+    with f:
         f.seek(max(0, offset))
         return f.read(max(0, n))
 
@@ -453,75 +822,160 @@ def read(st, gid, offset, n):
 def mark_synced(st, gid, crc):
     # After a verified transfer: True if ``crc`` is the file's CRC now.
     # :raises ValueError: a bad id or no such game. OSError: not written.
-    if not _gid(gid):
-        raise ValueError("bad game id")
-    try:
-        ok = _crc(st, gid) == crc.lower()
-    except OSError:
+    r = mark_many(st, [(gid, crc)])[0]
+    if r is None:
         raise ValueError("no game %r" % (gid,))
-    if ok:
-        _room(st, st._st, gid, None, crc.lower())
-    return ok
+    return r
+
+
+def mark_many(st, pairs):
+    # ``mark_synced`` for each (id, crc) of ``pairs``: True (marked, or it
+    # was), False (its CRC is no longer ``crc``), None (a bad id, no such
+    # game). The archive's marks go in one append (a sync's SYNCED lists
+    # many games at once).
+    # :raises OSError: not written (the games before it in ``pairs`` may be).
+    out = []
+    ids = []
+    k = _sum(st)[3]
+    for gid, crc in pairs:
+        r = None
+        if _gid(gid):
+            crc = crc.lower()
+            e = None if gid in st._h and _num(gid) > k else _find(st, gid)
+            if e:
+                # Archived: its log never changes; a mark says it is synced.
+                r = e[2] == crc
+                if r and not e[4] and gid not in ids:
+                    ids.append(gid)
+            else:
+                try:
+                    r = _crc(st, st._g + gid + ".log") == crc
+                except OSError:
+                    pass
+                if r:
+                    _room(st, st._st, gid, None, crc)
+        out.append(r)
+    if ids:
+        _room(st, _mark, st, "S", ids)
+        if st._u:
+            st._u[2] -= len(ids)
+    return out
 
 
 def usage(st):
-    # (bytes used by the games directory, bytes free on the filesystem).
-    n = 0
-    try:
-        for p in st.fs.listdir(st._d):
-            n += st.fs.stat(st._g + p)[6]
-    except OSError:
-        pass  # no games directory yet
+    # (bytes of the games' logs, bytes free on the filesystem: as littlefs
+    # last said, less what was written since; never below 0). Nothing is
+    # read for it but the games directory's logs' sizes (the one being
+    # recorded: known).
+    n = _sum(st)[1]
+    for g in st._h:
+        if g == st._id:
+            n += st._z
+        else:
+            try:
+                n += st.fs.stat(st._g + g + ".log")[6]
+            except OSError:
+                pass
     return n, _free(st)
 
 
-def _free(st):
-    # Bytes free on the filesystem.
-    try:
-        v = st.fs.statvfs(st._d)
-    except OSError:
-        v = st.fs.statvfs(st._f[:-8])  # the root: no games directory yet
-    return v[1] * v[4]
+def _free(st, now=0):
+    # Bytes free: littlefs's figure when last asked, less the bytes written
+    # since (a game start counts its new files' blocks); 0 at least. Asked
+    # of littlefs again with ``now`` (or never asked yet): its statvfs
+    # counts every block in use, so its time grows with what is stored.
+    if now or st._v is None:
+        try:
+            v = st.fs.statvfs(st._d)
+        except OSError:
+            v = st.fs.statvfs(st._f[:-8])  # the root: no games directory yet
+        st._v = max(0, v[1] * v[4])
+        st._w = 0
+    return max(0, st._v - st._w)
 
 
 def low_space(st):
     return _free(st) < st.low
 
 
-def _gone(g, st, every):
+def _gone(e, st, every):
     # May make_room remove this game? Never the one being recorded or one
     # in play; one not synced only if ``every``.
-    return (g["synced"] or every) and g["state"] != "playing" and g["id"] != st._id
+    return (e[4] or every) and e[3] != "playing" and e[0] != st._id
 
 
 def make_room(st, need=0, every=0):
     # Remove synced finished or abandoned games, oldest first, until
     # ``need`` bytes (default ``low``) are free; returns their ids. Games
-    # not synced too with ``every`` (only after the user said yes).
+    # not synced too with ``every`` (only after the user said yes). A round
+    # picks the games whose blocks make up what is missing, marks the
+    # archived ones removed in one append (if the flash is too full for
+    # that, after their logs went), then removes their files: the log
+    # first, so an interrupted removal never leaves a game that looks
+    # unfinished.
     out = []
+    tried = []
     need = need or st.low
-    for g in games(st):
-        if _free(st) >= need:
+    fr = _free(st, 1)
+    while fr < need:
+        pick = []
+        z = fr
+        for e in each(st):
+            if z < need and e[0] not in tried and _gone(e, st, every):
+                pick.append(e)
+                z += (e[1] + 4095) // 4096 * 4096
+        if not pick:
             break
-        if _gone(g, st, every):
-            p = st._g + g["id"]
+        arc = [e[0] for e in pick if not e[5]]
+        late = 0
+        if arc:
             try:
-                st.fs.remove(p + ".log")  # the log first: no "playing" leftover
+                _mark(st, "X", arc)
+            except OSError as x:
+                if x.args[0] != 28:
+                    raise
+                late = 1  # no room for the marks: after the logs went
+        for e in pick:
+            tried.append(e[0])
+            p = (st._g if e[5] else _pa(st, "past/")) + e[0]
+            try:
+                st.fs.remove(p + ".log")
+            except OSError as x:
+                if x.args[0] != 2:
+                    continue  # (2: gone already, its mark was missing)
+            if e[5]:
+                for x in (".ck", ".st"):
+                    try:
+                        st.fs.remove(p + x)
+                    except OSError:
+                        pass
+                if e[0] in st._h:
+                    st._h.remove(e[0])
+            out.append(e[0])
+        if late:
+            try:
+                _mark(st, "X", arc)
             except OSError:
-                continue
-            for x in (".ck", ".st"):
-                try:
-                    st.fs.remove(p + x)
-                except OSError:
-                    pass
-            out.append(g["id"])
+                pass  # listed until a removal finds room for its mark
+        st._u = None
+        fr = _free(st, 1)
     return out
 
 
-def unsynced(st):
-    # How many games make_room(..., every=1) may remove that no sync has
-    # saved yet.
-    n = 0
-    for g in games(st):
-        n += not g["synced"] and _gone(g, st, 1)
+def unsynced(st, every=1):
+    # How many games no sync has saved: those make_room(..., every=1) may
+    # remove, or (``every`` 0) all, the one in play (or being recorded)
+    # included: what the storage screen calls "not synced".
+    n = _sum(st)[2]
+    k = st._u[3]
+    for gid in st._h:
+        if _new(st, gid, k):
+            p = st._g + gid + ".log"
+            try:
+                c = _crc(st, p)
+            except OSError:
+                continue
+            s = st._st(gid)
+            if s.get("synced") != c:
+                n += not every or _gone([gid, 0, c, s["state"], 0], st, 1)
     return n

@@ -94,8 +94,16 @@ def about(app):
     used, free = app.store.usage()
     lines = ["Bower " + info.get("version", "?"), "Euchre scorekeeper", "",
              "Device id:", info.get("device", "?"), "",
-             "Games: %dK used" % (used // 1024), "Free: %dK" % (free // 1024)]
+             "Games: %dK used" % (used // 1024), "Free: %dK" % _free_k(app.store, free)]
     return Message("About", lines)
+
+
+def _free_k(st, free=None):
+    # KB free for games: the filesystem's free space less what a game
+    # start keeps in reserve (store.low), never below 0.
+    if free is None:
+        free = st.usage()[1]
+    return max(0, free - st.low) // 1024
 
 
 # ----- new game --------------------------------------------------------------
@@ -386,12 +394,11 @@ def _after_pick(app, v):
 
 def settings(app):
     s = app.store.settings
-    used, free = app.store.usage()
     items = [(_row("Brightness", "%d%%" % (s["brightness"] * 100 // 255)), "brightness"),
              (_row("Dim after", _secs(s["dim_s"])), "dim_s"),
              (_row("Off after", _secs(s["off_s"])), "off_s"),
              ("Button test", "test"),
-             (_row("Free space", "%dK" % (free // 1024)), "storage"),
+             (_row("Free space", "%dK" % _free_k(app.store)), "storage"),
              (gfx.fit(_row("Version", app.info.get("version", "?")), "Version..."), "about"),
              (gfx.fit("Id " + app.info.get("device", "?"), "Device id..."), "about")]
     return Menu("Settings", items, _settings_pick)
@@ -439,12 +446,13 @@ def storage(app, why, retry=None):
     # sync`, makes room that way); games not synced only after a yes here.
     # ``why``: what the full flash refused ("" at boot; None: opened from
     # the settings); ``retry(app)`` does it again.
+    # "Not synced" counts the game in play too; only games that are over
+    # can be deleted.
     st = app.store
-    n = st.unsynced()
-    info = [why or "Free: %dK" % (st.usage()[1] // 1024), "Not synced: %d" % n,
+    info = [why or "Free: %dK" % _free_k(st), "Not synced: %d" % st.unsynced(0),
             "Sync to make", "room: bower sync"]
     items = [("Try again", "retry")] if retry else []
-    if n:
+    if st.unsynced():
         items.append(("Delete unsynced", "delete"))
     items.append(("Back", "back"))
     m = Menu("Storage" if why is None else "Storage full", items, _storage_pick, info=info)

@@ -30,16 +30,21 @@ from euchre.logline import encode_line, decode_line
 # the store first (``store.resume()`` is ``archive.resume(store)``), the
 # archive loaded on first use and given back by ``trim``.
 _ARCHIVE = ("resume", "over", "new_game", "close", "ack", "acked", "load_full", "save_settings",
-            "set_roster", "set_clock_offset", "games", "read", "mark_synced", "usage", "low_space",
-            "make_room", "unsynced", "_boot", "_trim", "_again", "club", "set_club", "has_club")
+            "set_roster", "set_clock_offset", "games", "each", "listing", "count", "read", "mark_synced",
+            "mark_many", "usage", "low_space", "make_room", "unsynced", "_boot", "_trim", "_again", "club",
+            "set_club", "has_club")
 
 
 class Store:
     # Attributes: settings, roster, clock_offset, warnings (short messages
     # for the user). Private: _o open, _s sync, _f settings file, _d games
-    # directory, _g its prefix; the game being recorded: _id, _z its log's
-    # size (the good part), _n its line count, _t the log may hold bytes
-    # past _z (a failed append), _fin over; _next the next game number.
+    # directory (the newest games), _g its prefix; the game being recorded:
+    # _id, _z its log's size (the good part), _n its line count, _t the log
+    # may hold bytes past _z (a failed append), _fin over; _next the next
+    # game number; _h the games in _d (ids, oldest first: all but the newest
+    # wait to be archived); _u the archive's [games, bytes, not synced,
+    # newest game's number] (None: not counted yet); _v bytes free when last
+    # asked (None: not yet), _w bytes written since (firmware/STORAGE.md).
 
     def __init__(self, root="/", fs=None, device="", low=32768):
         # ``fs``: the os functions used here plus ``open`` (default: os and
@@ -56,6 +61,9 @@ class Store:
         self.low = low
         self.warnings = []
         self._id = None
+        self._h = []
+        self._u = self._v = None
+        self._w = 0
         r = root.rstrip("/")
         self._f = r + "/settings"
         self._c = r + "/club"
@@ -70,6 +78,15 @@ class Store:
         from bower import archive
         f = getattr(archive, name)
         return lambda *a, **k: f(self, *a, **k)
+
+    def tidy(self):
+        # While the app is idle outside a hand (bower.ui App.warm): one step
+        # of the store's deferred work (bower.archive.tidy); False once none
+        # is left. Only while the archive is loaded (the app loads it for
+        # its menus): idle work never adds it to the heap.
+        import sys
+        a = sys.modules.get("bower.archive")
+        return a.tidy(self) if a else False
 
     def trim(self):
         # Give bower.archive's heap back (a hand only records); it loads
@@ -142,6 +159,7 @@ class Store:
             self._again(game, p, b, e)  # bower.archive: room made, or raises
         self._fin = 0
         self._z += len(b)
+        self._w += len(b)
         self._n += times
         try:
             if game.result:

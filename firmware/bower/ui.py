@@ -145,13 +145,17 @@ class App:
         # (the board loop calls again while it stays idle, reading the
         # buttons in between); False once nothing is left. Outside a game:
         # the menus (not loaded to boot) and the game screens (the menus are
-        # dropped during a hand, see show_game).
+        # dropped during a hand, see show_game); then the store's flash work
+        # kept off the presses (Store.tidy: older games to the archive).
         import sys
         if self.game is None or self.game.result:
-            for m in ("bower.screens", "bower.play"):
-                if m not in sys.modules:
+            for m in ("bower.screens", "bower.play", "euchre.game"):
+                # (the game itself only while one is being set up: the OK
+                # that starts it would import it, some 25 ms on a Pico)
+                if m not in sys.modules and (m[0] == "b" or self.setup is not None):
                     __import__(m)
                     return True
+            return self.store.tidy()   # the store's deferred flash work, a step per call
         return False
 
     def buttons_seen(self, mask):

@@ -100,16 +100,58 @@ HORIZONTAL, VERTICAL, PAGE = 0, 1, 2
 
 
 
+#: The Pico's filesystem: the rp2 port's RPI_PICO build gives littlefs
+#: 1,441,792 bytes (``MICROPY_HW_FLASH_STORAGE_BYTES (1408 * 1024)`` in
+#: micropython/micropython ports/rp2/boards/RPI_PICO/mpconfigboard.h), in
+#: 4 KB blocks.
+FLASH_BYTES = 1408 * 1024
+FLASH_BLOCK = 4096
+#: Files up to this size live inside their directory's metadata on littlefs
+#: (MicroPython's cache of 4 x 256-byte programs, an eighth of a block): no
+#: block of their own.
+INLINE_BYTES = 512
+
+
 class HostFs:
     """The store's filesystem on the host: ``os`` plus ``open``, minus
     ``os.sync`` (which would flush every disk of the machine per input).
-    ``Store(root, fs=HostFs())`` (the simulator and the tests)."""
+    ``Store(root, fs=HostFs(root))`` (the simulator and the tests).
+
+    ``statvfs`` answers for a Pico's flash, not for the host's disk: the
+    rp2 build's 1,441,792 bytes (``FLASH_BYTES``) less the blocks the files
+    under ``root`` would take on littlefs (every file over ``INLINE_BYTES``
+    its 4 KB blocks, every directory a metadata pair), so the simulated
+    storage screens say what a Pico would (a real one also holds the
+    firmware's modules in /lib: somewhat less)."""
 
     open = staticmethod(open)
     sync = None
 
+    def __init__(self, root: str | None = None):
+        self.root = root
+
     def __getattr__(self, name):
         return getattr(os, name)
+
+    def statvfs(self, path):
+        root = self.root
+        if root is None:
+            # The store asks for its games directory (or the root before one exists).
+            path = os.path.abspath(path)
+            root = os.path.dirname(path) if os.path.basename(path) in ("games", "past") else path
+        used = 2                                   # the root's metadata pair
+        for _d, dirs, files in os.walk(root):
+            used += 2 * len(dirs)
+            for f in files:
+                try:
+                    n = os.path.getsize(os.path.join(_d, f))
+                except OSError:
+                    continue
+                if n > INLINE_BYTES:
+                    used += -(-n // FLASH_BLOCK)
+        total = FLASH_BYTES // FLASH_BLOCK
+        free = max(0, total - used)
+        return (FLASH_BLOCK, FLASH_BLOCK, total, free, free, 0, 0, 0, 0, 255)
 
 class SSD1306Model:
     """An SSD1306 (128x64) on I2C: decodes what the bus carries into ``gddram``.

@@ -91,7 +91,7 @@ class Device:
         self.bus = devicesim.FakeI2C()
         self.driver = ssd1306.SSD1306_I2C(128, 64, self.bus, 0x3C)
         self.display = Display(self.driver)
-        self.store = Store(flash_dir, fs=devicesim.HostFs(), device=self.id)
+        self.store = Store(flash_dir, fs=devicesim.HostFs(flash_dir), device=self.id)
         self.info = {"version": _firmware_version(), "device": self.id, "time": lambda: int(time.time())}
         self.start = time.monotonic()
         self.app = App(self.store, self.info, rand_below, self.now())
@@ -297,7 +297,7 @@ def unsynced_games(flash: str) -> list[str]:
     """Ids of the games on a simulated flash that no ``bower sync`` has stored yet."""
     if not os.path.isdir(os.path.join(flash, "games")):
         return []
-    store = Store(flash, fs=devicesim.HostFs(), device=device_id(flash))
+    store = Store(flash, fs=devicesim.HostFs(flash), device=device_id(flash))
     return [g["id"] for g in store.games() if not g["synced"]]
 
 

@@ -347,6 +347,8 @@ def test_the_last_input_of_a_game_on_a_full_flash(quick_imports):
         assert [(g["id"], g["state"]) for g in dev.store.games()] == [("g0001", "finished"),
                                                                       ("g0002", "playing")]
         assert bytes(dev.fs.files[LOG]) == s.log
+        dev.store.tidy()                    # the app idle: to the archive (past/)
+        assert bytes(dev.fs.files["/past/g0001.log"]) == s.log and LOG not in dev.fs.files
 
     # No room for its line: refused, not over; with room it goes in.
     fs, dev = play((last, 0))
@@ -495,7 +497,9 @@ def finished(store, seed, n=None):
 
 
 def game_bytes(fs, gid):
-    return sum(len(fs.files[p]) + FILE_BYTES for p in fs.files if p.startswith("/games/" + gid))
+    # A game's files: in the games directory, or its log in the archive.
+    return sum(len(fs.files[p]) + FILE_BYTES for p in fs.files
+               if p.startswith("/games/" + gid) or p.startswith("/past/" + gid))
 
 
 def test_a_game_starts_only_with_room_synced_games_go_first_unsynced_after_a_yes(quick_imports):
@@ -542,7 +546,8 @@ def test_a_game_in_play_is_never_deleted_for_room(quick_imports):
     fs = dev.fs
     enter(dev.d, "undo")
     assert dev.full() and dev.why() == "Input not saved"
-    assert dev.top().info[1] == "Not synced: 0" and "delete" not in [v for _, v in dev.top().items]
+    # The game in play is not synced (and counts so), but it is never offered for deletion.
+    assert dev.top().info[1] == "Not synced: 1" and "delete" not in [v for _, v in dev.top().items]
     assert dev.store.make_room(10 ** 6, 1) == [] and dev.app.game.event_count() == 9
 
 

@@ -21,6 +21,7 @@ from euchre import Game, Rules, IllegalAction
 from euchre import log
 
 LOG = "/games/g0001.log"
+PAST = "/past/g0001.log"   # where the next game's start moves it (the archive)
 
 
 def classic():
@@ -320,6 +321,10 @@ def test_a_new_game_abandons_the_unfinished_one_and_keeps_it():
     assert s.new_game(classic()) == "g0002"
     assert [(g["id"], g["state"]) for g in s.games()] == [("g0001", "abandoned"), ("g0002", "playing")]
     assert bytes(fs.files[LOG]) == kept
+    while s.tidy():     # the app idle: the older game goes to the archive
+        pass
+    assert bytes(fs.files[PAST]) == kept and LOG not in fs.files
+    assert [(g["id"], g["state"]) for g in s.games()] == [("g0001", "abandoned"), ("g0002", "playing")]
     s = boot(fs.reboot())
     assert s.resume()[1]["id"] == "g0002"
 
@@ -340,6 +345,9 @@ def test_a_corrupt_earlier_line_is_reported_and_left_alone():
     assert s.games()[0]["state"] == "playing"
     s.new_game(classic())
     assert s.games()[0]["state"] == "abandoned" and bytes(fs.files[LOG]) == flipped
+    while s.tidy():
+        pass
+    assert s.games()[0]["state"] == "abandoned" and bytes(fs.files[PAST]) == flipped
 
 
 def test_a_corrupt_header_or_refused_event_is_not_resumed():
@@ -466,10 +474,12 @@ def test_games_read_and_mark_synced():
     s = boot(fs)
     played(s, CLASSIC)
     s.new_game(classic())  # g0002: playing, no input yet
+    while s.tidy():        # g0001 to the archive
+        pass
     listed = s.games()
     assert [(x["id"], x["state"], x["synced"]) for x in listed] == [("g0001", "finished", False),
                                                                     ("g0002", "playing", False)]
-    data = bytes(fs.files[LOG])
+    data = bytes(fs.files[PAST])
     assert listed[0]["crc"] == "%08x" % zlib.crc32(data) and listed[0]["size"] == len(data)
     got = b""
     while len(got) < len(data) + 100:
@@ -513,9 +523,13 @@ def test_usage_and_low_space():
     s = boot(fs, low=16384)
     played(s, CLASSIC)
     used, free = s.usage()
-    assert used == sum(len(fs.files[p]) for p in fs.files if p.startswith("/games/"))
-    assert free == fs.statvfs("/")[1] * fs.statvfs("/")[4] and not s.low_space()
-    assert boot(fs.reboot(), low=free + 1).low_space()
+    # The logs' bytes; the free space: littlefs's figure when last asked,
+    # less what was written since (asked afresh after a boot).
+    assert used == sum(len(fs.files[p]) for p in fs.files if p.endswith(".log"))
+    real = fs.statvfs("/")[1] * fs.statvfs("/")[4]
+    assert free <= real and not s.low_space()
+    assert boot(fs.reboot()).usage()[1] == real
+    assert boot(fs.reboot(), low=real + 1).low_space()
 
 
 def test_make_room_removes_only_synced_finished_or_abandoned_games():
@@ -528,7 +542,7 @@ def test_make_room_removes_only_synced_finished_or_abandoned_games():
     crcs = dict((g["id"], g["crc"]) for g in s.games())
     for gid in ("g0001", "g0003", "g0004"):
         assert s.mark_synced(gid, crcs[gid])
-    free = s.usage()[1]
+    free = boot(fs.reboot()).usage()[1]
     # Enough room already: nothing goes.
     assert boot(fs.reboot(), low=free).make_room() == []
     # Short of one block: the oldest synced game goes, and only it.
@@ -566,6 +580,145 @@ def test_on_a_real_directory_with_the_os_module(tmp_path):
     assert s.games() == [{"id": "g0001", "size": len(data), "crc": "%08x" % zlib.crc32(data),
                           "state": "finished", "synced": False}]
     assert sorted(os.listdir(os.path.join(root, "games"))) == ["g0001.ck", "g0001.log", "g0001.st"]
-    assert s.usage()[0] == sum(os.path.getsize(os.path.join(root, "games", n))
-                               for n in os.listdir(os.path.join(root, "games")))
+    assert s.usage()[0] == len(data)
     assert observe(log.loads(data.decode())[0]) == observe(g) == observe(reference(CLASSIC))
+
+
+# ----- the archive (firmware/STORAGE.md) --------------------------------------
+
+
+def idle(s):
+    # The app idle outside a hand (App.warm): the store's deferred work.
+    n = 0
+    while s.tidy():
+        n += 1
+    return n
+
+
+def finished_games(fs, n, low=32768):
+    # ``n`` finished games, each left for the next (archived while idle),
+    # then one in play (two inputs). Returns the store, the logs by id and
+    # the game in play.
+    s = boot(fs, low=low)
+    for _ in range(n):
+        played(s, CLASSIC)
+        s.close()
+        idle(s)
+    g = played(s, CLASSIC[:2])
+    idle(s)
+    logs = {}
+    for p in fs.files:
+        if p.endswith(".log"):
+            logs[p.rsplit("/", 1)[1][:-4]] = bytes(fs.files[p])
+    return s, logs, g
+
+
+def test_older_games_go_to_the_archive_when_idle_and_are_listed_read_and_synced_from_it():
+    fs = FakeFS()
+    s, logs, g = finished_games(fs, 3)
+    assert sorted(p for p in fs.files if "/games/" in p) == ["/games/g0004.log"]
+    assert sorted(p for p in fs.files if "/past/" in p) == ["/past/g000%d.log" % i for i in (1, 2, 3)]
+    idx = bytes(fs.files["/past.idx"])
+    assert len(idx) == 3 * 32 and idx[:32] == b"g0001      %07d %08x f 0\n" % (
+        len(logs["g0001"]), zlib.crc32(logs["g0001"]))
+    listed = s.games()
+    assert [(g["id"], g["state"], g["synced"]) for g in listed] == [
+        ("g0001", "finished", False), ("g0002", "finished", False), ("g0003", "finished", False),
+        ("g0004", "playing", False)]
+    for g in listed:
+        assert g["size"] == len(logs[g["id"]]) and g["crc"] == "%08x" % zlib.crc32(logs[g["id"]])
+        assert s.read(g["id"], 0, 10 ** 6) == logs[g["id"]]
+    assert s.count() == 4 and [e[0] for e in s.each()] == ["g0001", "g0002", "g0003", "g0004"]
+    assert s.mark_synced("g0002", listed[1]["crc"]) and not s.mark_synced("g0003", "00000000")
+    # LIST's lines (cut from the index lines), marks applied: as games() says.
+    assert [x.decode() for x in s.listing()] == [
+        "%s %d %s %s %d" % (g["id"], g["size"], g["crc"], g["state"], g["synced"]) for g in s.games()]
+    assert bytes(fs.files["/past.mk"]) == b"Sg0002     \n"
+    s = boot(fs.reboot())
+    assert [g["synced"] for g in s.games()] == [False, True, False, False]
+    assert s.unsynced() == 2 and s.unsynced(0) == 3     # the one in play is not synced either
+    used, free = s.usage()
+    assert used == sum(len(b) for b in logs.values())
+
+
+def test_marks_fold_into_the_index_and_removals_leave_nothing():
+    fs = FakeFS(capacity=512 * 4096)
+    s, logs, g = finished_games(fs, 46)
+    crcs = dict((g["id"], g["crc"]) for g in s.games())
+    for i in range(1, 44):
+        assert s.mark_synced("g%04d" % i, crcs["g%04d" % i])
+        assert s.mark_synced("g%04d" % i, crcs["g%04d" % i])  # again: nothing more written
+    # 40 marks were folded into the index; 3 are left.
+    assert len(fs.files["/past.mk"]) == 3 * 12 and len(fs.files["/past.idx"]) == 46 * 32
+    assert bytes(fs.files["/past.idx"])[:32].endswith(b" 1\n")
+    assert [g["id"] for g in s.games() if g["synced"]] == ["g%04d" % i for i in range(1, 44)]
+    # Room for a game: the oldest synced games go, the index says so.
+    free = boot(fs.reboot()).usage()[1]
+    s = boot(fs.reboot(), low=free + 3 * 4096)
+    gone = s.make_room()
+    assert gone == ["g0001", "g0002", "g0003"]
+    assert [g["id"] for g in s.games()][:2] == ["g0004", "g0005"] and s.count() == 44
+    assert not any(p.startswith("/past/g000%d" % i) for p in fs.files for i in (1, 2, 3))
+    s = boot(fs.reboot())
+    assert s.count() == 44 and len(s.games()) == 44
+    # More marks after the removals: the count holds.
+    for i in range(44, 47):
+        s.mark_synced("g%04d" % i, crcs["g%04d" % i])
+    assert s.count() == 44 and len(s.games()) == 44 and [g["id"] for g in s.games()][0] == "g0004"
+    with pytest.raises((OSError, ValueError)):
+        s.read("g0001", 0, 10)
+    with pytest.raises(ValueError):
+        s.mark_synced("g0001", crcs["g0001"])
+
+
+def test_a_power_cut_anywhere_in_the_move_loses_nothing():
+    fs = FakeFS()
+    s, logs, g = finished_games(fs, 2)
+    played(s, CLASSIC[2:], g)               # g0003 ends
+    s.close()
+    played(s, CLASSIC[:1])                  # g0004: g0003 waits for the archive
+    logs["g0003"] = bytes(fs.files["/games/g0003.log"])
+    logs["g0004"] = bytes(fs.files["/games/g0004.log"])
+    want = [(g["id"], g["size"], g["crc"], g["state"]) for g in s.games()]
+    start = fs.spent
+    idle(s)
+    end = fs.spent
+    assert "/past/g0003.log" in fs.files and end > start
+    for cut in range(start, end + 1):
+        flash = fs.at(cut)
+        t = boot(flash)
+        assert [(g["id"], g["size"], g["crc"], g["state"]) for g in t.games()] == want, cut
+        idle(t)                             # finished after the reboot
+        assert [(g["id"], g["size"], g["crc"], g["state"]) for g in t.games()] == want, cut
+        assert sorted(p for p in flash.files if "/games/" in p and p.endswith(".log")) == ["/games/g0004.log"]
+        assert len(flash.files["/past.idx"]) == 3 * 32, cut
+        for gid, b in logs.items():
+            assert t.read(gid, 0, 10 ** 6) == b
+
+
+def test_a_line_cut_short_in_the_index_is_ignored_and_cut_off():
+    fs = FakeFS()
+    s, logs, g = finished_games(fs, 2)
+    fs.files["/past.idx"] += b"g0003      00"      # a failed append's part of a line
+    s = boot(fs.reboot())
+    assert [g["id"] for g in s.games()] == ["g0001", "g0002", "g0003"] and s.count() == 3
+    played(s, CLASSIC[2:], s.resume()[0])
+    s.close()
+    played(s, CLASSIC[:1])
+    idle(s)
+    assert len(fs.files["/past.idx"]) == 3 * 32
+    assert [g["id"] for g in s.games()] == ["g0001", "g0002", "g0003", "g0004"]
+
+
+def test_a_device_from_before_the_archive_moves_its_games_when_idle():
+    fs = FakeFS()
+    s = boot(fs)
+    for _ in range(6):
+        played(s, CLASSIC)
+        s.close()                            # (no idle: all stay in games/, as old firmware kept them)
+    played(s, CLASSIC[:1])
+    before = [(g["id"], g["crc"]) for g in s.games()]
+    s = boot(fs.reboot())
+    assert idle(s) >= 2                      # four a step, then the counts
+    assert [p for p in fs.files if "/games/" in p and p.endswith(".log")] == ["/games/g0007.log"]
+    assert [(g["id"], g["crc"]) for g in s.games()] == before

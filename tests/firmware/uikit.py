@@ -16,6 +16,8 @@ class MemStore:
     # The bower.store.Store API over memory (UI tests; the real store has
     # its own suites). Keeps every game's log text like the flash would.
 
+    low = 32768   # bytes a game start keeps free (Store.low)
+
     def __init__(self, roster=None):
         self.settings = dict(DEFAULT_SETTINGS)
         self.roster = list(roster or [])
@@ -44,6 +46,9 @@ class MemStore:
 
     def trim(self):
         pass  # nothing loaded on demand here
+
+    def tidy(self):
+        return False  # no deferred work (bower.store's: the archive)
 
     def resume(self):
         if self.current is None:

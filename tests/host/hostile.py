@@ -32,17 +32,30 @@ class ListedStore:
     def __init__(self, files: dict, sizes: dict | None = None, listing=None):
         self.files = dict(files)             # id -> bytes
         self.sizes = dict(sizes or {})       # id -> listed size (a lie), else the real one
-        self.listing = listing
+        self.listed = listing                # the entries LIST gives instead (None: the files')
         self.synced: dict = {}               # id -> crc marked synced
         self.roster: list = []
         self.clock_offset = 0
         self.warnings: list = []             # what the device would show (DAMAGED adds one)
 
     def games(self):
-        if self.listing is not None:
-            return self.listing
+        if self.listed is not None:
+            return self.listed
         return [{"id": gid, "size": self.sizes.get(gid, len(b)), "crc": crc(b), "state": "finished",
                  "synced": self.synced.get(gid) == crc(b)} for gid, b in self.files.items()]
+
+    def listing(self):
+        # As bower.archive.listing: LIST's lines, one game at a time (the
+        # fields made tokens as the device's protocol makes free text).
+        from bower.protocol import _text
+        for g in self.games():
+            c = g["crc"]
+            yield ("%s %d %s %s %d" % (_text(g["id"], "_"), g["size"], c if isinstance(c, str) else "%08x" % c,
+                                       _text(g["state"], "_"), 1 if g["synced"] else 0)).encode()
+
+    def count(self):
+        # What LIST and HELLO announce (a ClaimsLength listing lies here).
+        return len(self.games())
 
     def read(self, gid, offset, n):
         if gid not in self.files:
@@ -56,6 +69,16 @@ class ListedStore:
             return False
         self.synced[gid] = c
         return True
+
+    def mark_many(self, pairs):
+        # As bower.archive.mark_many: mark_synced for each (id, crc); None: no such game.
+        out = []
+        for gid, c in pairs:
+            try:
+                out.append(self.mark_synced(gid, c))
+            except ValueError:
+                out.append(None)
+        return out
 
     def usage(self):
         return sum(map(len, self.files.values())), 1 << 20
