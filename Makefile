@@ -40,6 +40,7 @@ bench: setup $(NODE_MP)
 	$(PY) tools/bench.py $(addprefix --other-python ,$(SYSTEM_PY))
 	$(PY) tools/bench_ui.py
 	$(PY) tools/bench_pico.py
+	$(PY) tools/bench_pico_sync.py
 	@if [ -f tools/bench_sync.py ]; then $(PY) tools/bench_sync.py; fi
 	$(PY) tools/bench_club.py
 	$(PY) tools/soak_night.py

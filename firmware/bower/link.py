@@ -21,8 +21,8 @@
 #
 # Heap: a request line is assembled in one preallocated 512-byte buffer; a
 # GET reply holds one chunk (at most 2 KB), its base64 text and a short head.
-# The commands are in bower.protocol, loaded when the first request arrives
-# (the app drops it again while a hand is played: sync is not for then).
+# The commands are in bower.protocol (and bower.protoset), loaded when the
+# first request arrives, dropped again once the host has been quiet.
 
 import sys
 
@@ -125,6 +125,7 @@ class Link:
                     # part) gives its heap back; the next request loads it.
                     from bower import unload
                     unload("bower.protocol")
+                    unload("bower.protoset")
         except Exception:
             pass
 

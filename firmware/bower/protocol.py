@@ -1,12 +1,20 @@
 # The requests of the sync protocol (host/PROTOCOL.md), answered for
 # bower.link.Link, which assembles the lines. Loaded when the first request
-# arrives; the app drops it again while a hand is played.
+# arrives; the link drops it again once the host has been quiet. The
+# commands that change settings (ROSTER, CLOCK, CLUB, DAMAGED) are in
+# bower.protoset, loaded when one comes: a sync's first request loads only
+# what a sync uses.
 #
 # ``line(lk, request)`` answers one complete request line (starting with
 # "#B? ") through ``lk._w``; ``err`` and ``tag`` serve the link's own error
 # replies.
 
-from binascii import crc32, b2a_base64
+try:
+    # (the u-name: the firmware's own module at once; "binascii" would be
+    # looked for on every sys.path entry first, a littlefs stat each)
+    from ubinascii import crc32, b2a_base64  # pyright: ignore[reportMissingModuleSource]
+except ImportError:  # CPython
+    from binascii import crc32, b2a_base64
 
 try:
     from micropython import const
@@ -16,8 +24,6 @@ except ImportError:  # CPython
 
 PROTO = const(1)             # protocol version spoken
 MAX_CHUNK = const(2048)      # most log bytes in one GET reply
-_MIN_T = const(946684800)    # CLOCK accepts 2000-01-01 ...
-_MAX_T = const(4102444800)   # ... to 2100-01-01
 
 _HEX = "0123456789abcdef"
 
@@ -36,41 +42,22 @@ def _num(tok):
 
 def _hex8(tok):
     # True for 8 lower-case hex digits.
-    if len(tok) != 8:
-        return False
-    for ch in tok:
-        if ch not in _HEX:
-            return False
-    return True
+    return len(tok) == 8 and not tok.strip(_HEX)
 
 
 def _text(s, space=" "):
     # ``s`` as reply text: printable ASCII, at most 60 characters; spaces
     # become ``space`` ("_" for a one-word field).
+    s = str(s)[:60]
+    b = s.encode()
+    if b and 32 <= min(b) and max(b) < 127:
+        # (the usual case, without a loop)
+        return (s.replace(" ", space) if space != " " else s).strip() or "-"
     out = ""
     for ch in str(s)[:60]:
         o = ord(ch)
         out += ch if 32 < o < 127 else space if o == 32 else "?"
     return out.strip() or "-"
-
-
-def _unquote(tok):
-    # A percent-decoded ROSTER name (%XX is a byte in hex).
-    out = bytearray()
-    i = 0
-    while i < len(tok):
-        ch = tok[i]
-        if ch == "%":
-            h = tok[i + 1:i + 3].lower()
-            if len(h) != 2 or h[0] not in _HEX or h[1] not in _HEX:
-                raise _Fail("badargs", "bad %-escape")
-            ch = chr(int(h, 16))
-            i += 2
-        if not " " <= ch <= "~":
-            raise _Fail("badargs", "names are printable ASCII")
-        out.append(ord(ch))
-        i += 1
-    return out.decode()
 
 
 def tag(line):
@@ -128,71 +115,39 @@ def _run(lk, tag, cmd, a):
             now = 0
         return _ok(lk, tag, "proto=%d fw=%s dev=%s used=%d free=%d games=%d time=%d chunk=%d maxline=%d" % (
             PROTO, _text(i.get("version", ""), "_"), _text(i.get("device", ""), "_"),
-            used, free, len(st.games()), now, MAX_CHUNK, lk.max_line))
+            used, free, st.count(), now, MAX_CHUNK, lk.max_line))
     if cmd == "LIST" and n == 0:
-        games = st.games()
-        _ok(lk, tag, "%d" % len(games))
-        for g in games:
-            c = g["crc"]
-            _reply(lk, tag, "GAME %s %d %s %s %d" % (
-                _text(g["id"], "_"), g["size"], c if isinstance(c, str) else "%08x" % c,
-                _text(g["state"], "_"), 1 if g["synced"] else 0))
+        # Streamed from the store's index (bower.archive.listing): one
+        # game's line in memory at a time, however many the flash holds;
+        # its ids and states are tokens already (checked there).
+        _ok(lk, tag, "%d" % st.count())
+        h = b"#B! " + tag.encode() + b" GAME "
+        w = lk._w
+        for g in st.listing():
+            g = h + g
+            w(g + b" %08x\n" % (crc32(g) & 0xFFFFFFFF))
         return
-    if cmd == "SYNCED" and n == 2:
-        if not _hex8(a[1]):
-            raise _Fail("badargs", "CRC must be 8 hex digits")
-        try:
-            ok = st.mark_synced(a[0], a[1])
-        except ValueError:
+    if cmd == "SYNCED" and n and not n % 2:
+        # One game, or several (ID CRC ID CRC ...: their marks written at
+        # once); several get a word each: ok, stale or badid.
+        for c in a[1::2]:
+            if not _hex8(c):
+                raise _Fail("badargs", "CRC must be 8 hex digits")
+        r = st.mark_many([(a[i], a[i + 1]) for i in range(0, n, 2)])
+        if n > 2:
+            return _ok(lk, tag, " ".join(["ok" if x else "badid" if x is None else "stale" for x in r]))
+        if r[0] is None:
             raise _Fail("badid", "no game " + a[0][:16])
-        if ok is False:
+        if r[0] is False:
             raise _Fail("stale", "CRC does not match the game on the device")
         return _ok(lk, tag, "")
-    if cmd == "ROSTER":
-        names = [_unquote(w) for w in a]
-        try:
-            st.set_roster(names)
-        except ValueError as e:
-            raise _Fail("badargs", e.args[0] if e.args else "bad roster")
-        return _ok(lk, tag, "%d" % n)
-    if cmd == "CLOCK" and n == 1:
-        t = _num(a[0])
-        if not _MIN_T <= t < _MAX_T:
-            raise _Fail("badargs", "time out of range")
-        off = t - int(lk.clock())
-        st.set_clock_offset(off)
-        return _ok(lk, tag, "%d" % off)
-    if cmd == "CLUB" and n in (1, 18):
-        # A club round's setup (bower.club; host/CLUB.md): night table round
-        # tables movement hands minutes loner set_loner renege, the next
-        # round's table of each seat (0: not known), four quoted names.
-        # "CLUB -": none.
-        d = None
-        if n == 18:
-            v = [_num(x) for x in a[1:4] + a[5:14]]
-            d = {"night": a[0], "table": v[0], "round": v[1], "tables": v[2], "move": a[4],
-                 "hands": v[3], "minutes": v[4],
-                 "scoring": {"loner": v[5], "set_loner": v[6], "renege": v[7]},
-                 "next": v[8:12], "players": [_unquote(w) for w in a[14:]]}
-        elif a[0] != "-":
-            raise _Fail("badargs", "CLUB - clears")
-        try:
-            st.set_club(d)
-        except ValueError as e:
-            raise _Fail("badargs", "club round " + (e.args[0] if e.args else "refused"))
-        # The screen says so (App.tick; the home menu gains or loses its row).
-        st.warnings.append("club round %d, table %d" % (d["round"], d["table"]) if d else "club round removed")
-        return _ok(lk, tag, "")
-    if cmd == "DAMAGED" and n == 2:
-        # The host stored this game only up to a corrupt line: the device
-        # says so on its screen (App.tick shows a new warning).
-        k = _num(a[1])
-        if k < 1:
-            raise _Fail("badargs", "line must be at least 1")
-        if a[0] not in [g["id"] for g in st.games()]:
-            raise _Fail("badid", "no game " + a[0][:16])
-        st.warnings.append("%s line %d corrupt: synced up to it" % (a[0], k))
-        return _ok(lk, tag, "")
+    if cmd in ("ROSTER", "CLOCK", "CLUB", "DAMAGED"):
+        # The commands that change the device's settings: loaded when one
+        # comes (a sync's HELLO, LIST, GET and SYNCED load this module only).
+        import sys
+        from bower import protoset
+        if protoset.run(sys.modules["bower.protocol"], lk, tag, cmd, a, st, n):
+            return
     if cmd in ("GET", "HELLO", "LIST", "SYNCED", "CLOCK", "DAMAGED", "CLUB"):
         raise _Fail("badargs", "wrong number of arguments")
     raise _Fail("unknown", "unknown command " + cmd[:16])

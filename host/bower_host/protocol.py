@@ -305,6 +305,22 @@ class Client:
         """Tell the device the host has stored the game whose file has this CRC."""
         self._request("SYNCED", game_id, crc)
 
+    def synced_many(self, pairs: list[tuple[str, str]]) -> list[str]:
+        """Tell the device about several stored games in one request
+        (``SYNCED ID CRC ID CRC ...``): one word per game, ``ok``, ``stale``
+        or ``badid``. Firmware that takes one game per request answers
+        ``ERR badargs`` (a DeviceError): ask with :meth:`synced` then.
+        One game is asked the one-game way (its errors raise DeviceError)."""
+        if len(pairs) == 1:
+            self.synced(*pairs[0])
+            return ["ok"]
+        args = [x for pair in pairs for x in pair]
+        r = self._request("SYNCED", *args)
+        words = r.words[1:1 + len(pairs)]
+        if len(words) != len(pairs) or any(w not in ("ok", "stale", "badid") for w in words):
+            raise CorruptReply(f"bad SYNCED reply {_show(r.raw)}")
+        return words
+
     def damaged(self, game_id: str, line: int) -> bool:
         """Tell the device the host stored a game only up to its corrupt line
         ``line`` (the device shows it); False if its firmware has no DAMAGED."""

@@ -60,6 +60,11 @@ MAX_LOG_BYTES = 4 << 20
 MAX_SYNC_BYTES = 32 << 20
 
 STORED = ("new", "updated", "duplicate")
+#: Games told the device per SYNCED request (``SYNCED ID CRC ID CRC ...``),
+#: and the most bytes of ids and CRCs in one: the request stays under the
+#: 256 bytes of the device's USB receive buffer (host/PROTOCOL.md).
+SYNCED_BATCH = 12
+SYNCED_BYTES = 200
 
 
 class _ShortLog(ProtocolError):
@@ -140,6 +145,8 @@ class Syncer:
         self.library = library
         self.progress = progress
         self.outcomes: list[Outcome] = []
+        self._marks: list[tuple[GameEntry, Outcome]] = []   # stored, not yet told the device (SYNCED)
+        self._batch = True      # the device takes several games a SYNCED (until it says otherwise)
         self.fetched = 0
         self.info: DeviceInfo | None = None     # set by run()
 
@@ -172,16 +179,24 @@ class Syncer:
             plans.append(plan)
         if self.progress is not None:
             self.progress.start(sum(p.entry.size - len(p.base) for p in plans))
-        for plan in plans:
+        try:
+            for plan in plans:
+                try:
+                    self._fetch_and_store(plan, chunk)
+                except (_ShortLog, DeviceError) as e:
+                    # This game only: the device sent less than it listed, or
+                    # refused it (no such game any more, a flash error).
+                    if isinstance(e, DeviceError) and e.code not in ("badid", "badargs", "storage", "internal"):
+                        raise
+                    self.outcomes.append(Outcome(plan.entry.id, "failed", f"{e}; the bytes fetched are kept: run "
+                                                 "`bower sync` again later"))
+        except BaseException:
             try:
-                self._fetch_and_store(plan, chunk)
-            except (_ShortLog, DeviceError) as e:
-                # This game only: the device sent less than it listed, or
-                # refused it (no such game any more, a flash error).
-                if isinstance(e, DeviceError) and e.code not in ("badid", "badargs", "storage", "internal"):
-                    raise
-                self.outcomes.append(Outcome(plan.entry.id, "failed", f"{e}; the bytes fetched are kept: run "
-                                             "`bower sync` again later"))
+                self._flush_marks()     # what was stored before the failure
+            except (ProtocolError, TransportError):
+                pass
+            raise
+        self._flush_marks()
         return self.outcomes
 
     def _plan(self, g: GameEntry, pdir: Path) -> _Plan | None:
@@ -283,14 +298,44 @@ class Syncer:
             out.message += f"; the device could not be told ({e})"
 
     def _mark_synced(self, g, out: Outcome) -> None:
+        # Stored: the device is told with the next SYNCED, which lists up
+        # to SYNCED_BATCH games (its flash written once for them all).
+        self._marks.append((g, out))
+        if len(self._marks) >= SYNCED_BATCH or sum(len(m[0].id) + 10 for m in self._marks) > SYNCED_BYTES:
+            self._flush_marks()
+
+    def _flush_marks(self) -> None:
+        pending, self._marks = self._marks, []
+        if len(pending) > 1 and self._batch:
+            try:
+                words = self.client.synced_many([(g.id, g.crc) for g, _ in pending])
+            except DeviceError as e:
+                if e.code != "badargs":
+                    for _g, out in pending:
+                        self._note_unmarked(out, e)
+                    return
+                self._batch = False     # firmware that takes one game a SYNCED
+            else:
+                for (_g, out), w in zip(pending, words):
+                    if w != "ok":
+                        self._note_unmarked(out, DeviceError(w, "no such game" if w == "badid" else ""))
+                return
+        for g, out in pending:
+            self._mark_one(g, out)
+
+    @staticmethod
+    def _note_unmarked(out: Outcome, e: DeviceError) -> None:
+        if e.code == "stale":
+            note = "changed on the device meanwhile (a game in progress): sync again later for the rest"
+        else:
+            note = f"stored, but the device could not mark it synced ({e}): it keeps its copy"
+        out.message += ("; " if out.message else "") + note
+
+    def _mark_one(self, g, out: Outcome) -> None:
         try:
             self.client.synced(g.id, g.crc)
         except DeviceError as e:
-            if e.code == "stale":
-                note = "changed on the device meanwhile (a game in progress): sync again later for the rest"
-            else:
-                note = f"stored, but the device could not mark it synced ({e}): it keeps its copy"
-            out.message += ("; " if out.message else "") + note
+            self._note_unmarked(out, e)
 
 
 # ----- command line ------------------------------------------------------------

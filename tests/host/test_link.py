@@ -219,10 +219,19 @@ def test_storage_failures_become_error_replies_and_feed_never_raises(tmp_path):
         def games(self):
             raise RuntimeError("bug")
 
+        def count(self):
+            raise RuntimeError("bug")
+
+        def listing(self):
+            raise RuntimeError("bug")
+
         def read(self, gid, off, n):
             raise MemoryError
 
         def mark_synced(self, gid, crc):
+            raise OSError(28)
+
+        def mark_many(self, pairs):
             raise OSError(28)
 
         def set_roster(self, names):

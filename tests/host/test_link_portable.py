@@ -25,6 +25,14 @@ class MemStore:
                  "state": "finished" if g == "g0001" else "playing",
                  "synced": self.synced.get(g) == self._crc(g)} for g in sorted(self.files)]
 
+    def listing(self):
+        # As bower.archive.listing: LIST's lines, oldest first.
+        for g in self.games():
+            yield ("%s %d %s %s %d" % (g["id"], g["size"], g["crc"], g["state"], 1 if g["synced"] else 0)).encode()
+
+    def count(self):
+        return len(self.files)
+
     def read(self, gid, off, n):
         if gid not in self.files:
             raise ValueError("no game " + gid)
@@ -37,6 +45,16 @@ class MemStore:
             return False
         self.synced[gid] = crc
         return True
+
+    def mark_many(self, pairs):
+        # As bower.archive.mark_many: mark_synced for each (id, crc); None: no such game.
+        out = []
+        for gid, c in pairs:
+            try:
+                out.append(self.mark_synced(gid, c))
+            except ValueError:
+                out.append(None)
+        return out
 
     def set_roster(self, names):
         for n in names:

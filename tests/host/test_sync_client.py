@@ -171,3 +171,60 @@ def test_silence_is_a_timeout_with_a_hint(store):
     with pytest.raises(LinkTimeout, match="REPL"):
         c.hello()
     assert parse_reply(b"garbage\n") is None
+
+
+# ----- SYNCED for several games at once ------------------------------------------
+
+
+def stored_games(store, n):
+    # n more finished games, each moved to the archive (the app idle) when the next starts.
+    for seed in range(n):
+        record_game(store, "classic", random_table_game("classic", seed=10 + seed))
+        while store.tidy():
+            pass
+
+
+def test_synced_many_marks_several_games_in_one_request_and_one_write(store):
+    stored_games(store, 3)
+    games = store.games()
+    c = client(store)
+    c.hello()
+    sent = len(c.t.sent)
+    words = c.synced_many([(games[0]["id"], games[0]["crc"]), (games[1]["id"], "0badf00d"),
+                           ("g0099", games[2]["crc"]), (games[2]["id"], games[2]["crc"])])
+    assert words == ["ok", "stale", "badid", "ok"] and len(c.t.sent) == sent + 1
+    assert [g["synced"] for g in store.games()] == [True, False, True, False]
+    # One append to the archive's marks for both.
+    with open(store._f[:-8] + "past.mk", "rb") as f:
+        assert f.read() == b"Sg0001     \nSg0003     \n"
+
+
+def test_the_syncer_tells_old_firmware_one_game_at_a_time(store):
+    # A device whose SYNCED takes one game answers ERR badargs to several:
+    # the host asks again, game by game, and keeps doing so.
+    from bower_host.sync import Syncer, Outcome
+    from bower_host.protocol import GameEntry
+
+    calls = []
+
+    class Old:
+        def synced_many(self, pairs):
+            calls.append(("many", len(pairs)))
+            raise DeviceError("badargs", "wrong number of arguments")
+
+        def synced(self, gid, crc):
+            calls.append(("one", gid))
+            if gid == "g0002":
+                raise DeviceError("stale", "CRC does not match")
+
+    s = Syncer(Old(), library=None)
+    outs = [Outcome("g%04d" % i, "new") for i in (1, 2, 3)]
+    for o in outs:
+        s._mark_synced(GameEntry(o.game_id, 10, "00000000", "finished", False), o)
+    s._flush_marks()
+    s._mark_synced(GameEntry("g0004", 10, "00000000", "finished", False), Outcome("g0004", "new"))
+    s._mark_synced(GameEntry("g0005", 10, "00000000", "finished", False), Outcome("g0005", "new"))
+    s._flush_marks()
+    assert calls == [("many", 3), ("one", "g0001"), ("one", "g0002"), ("one", "g0003"),
+                     ("one", "g0004"), ("one", "g0005")]
+    assert "changed on the device meanwhile" in outs[1].message and outs[0].message == ""

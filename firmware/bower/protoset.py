@@ -1,0 +1,88 @@
+# The sync protocol's commands that change the device's settings (host/
+# PROTOCOL.md): ROSTER, CLOCK, CLUB, and DAMAGED (a note on the screen).
+# bower.protocol loads this module when one of them arrives, so a sync's
+# requests never pay for it, and hands itself to run() (its _Fail, _num,
+# _ok): this module imports nothing of it, so no import runs in a circle.
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+_MIN_T = const(946684800)    # CLOCK accepts 2000-01-01 ...
+_MAX_T = const(4102444800)   # ... to 2100-01-01
+_HEX = "0123456789abcdef"
+
+
+def _unquote(tok, _Fail):
+    # A percent-decoded ROSTER name (%XX is a byte in hex).
+    out = bytearray()
+    i = 0
+    while i < len(tok):
+        ch = tok[i]
+        if ch == "%":
+            h = tok[i + 1:i + 3].lower()
+            if len(h) != 2 or h[0] not in _HEX or h[1] not in _HEX:
+                raise _Fail("badargs", "bad %-escape")
+            ch = chr(int(h, 16))
+            i += 2
+        if not " " <= ch <= "~":
+            raise _Fail("badargs", "names are printable ASCII")
+        out.append(ord(ch))
+        i += 1
+    return out.decode()
+
+
+def run(p, lk, tag, cmd, a, st, n):
+    # Answer ``cmd``; False if its arguments are not this command's (the
+    # caller answers ERR badargs). ``p``: the module bower.protocol.
+    _Fail, _num, _ok = p._Fail, p._num, p._ok
+    if cmd == "ROSTER":
+        names = [_unquote(w, _Fail) for w in a]
+        try:
+            st.set_roster(names)
+        except ValueError as e:
+            raise _Fail("badargs", e.args[0] if e.args else "bad roster")
+        return _ok(lk, tag, "%d" % n) or True
+    if cmd == "CLOCK" and n == 1:
+        t = _num(a[0])
+        if not _MIN_T <= t < _MAX_T:
+            raise _Fail("badargs", "time out of range")
+        off = t - int(lk.clock())
+        st.set_clock_offset(off)
+        return _ok(lk, tag, "%d" % off) or True
+    if cmd == "CLUB" and n in (1, 18):
+        # A club round's setup (bower.club; host/CLUB.md): night table round
+        # tables movement hands minutes loner set_loner renege, the next
+        # round's table of each seat (0: not known), four quoted names.
+        # "CLUB -": none.
+        d = None
+        if n == 18:
+            v = [_num(x) for x in a[1:4] + a[5:14]]
+            d = {"night": a[0], "table": v[0], "round": v[1], "tables": v[2], "move": a[4],
+                 "hands": v[3], "minutes": v[4],
+                 "scoring": {"loner": v[5], "set_loner": v[6], "renege": v[7]},
+                 "next": v[8:12], "players": [_unquote(w, _Fail) for w in a[14:]]}
+        elif a[0] != "-":
+            raise _Fail("badargs", "CLUB - clears")
+        try:
+            st.set_club(d)
+        except ValueError as e:
+            raise _Fail("badargs", "club round " + (e.args[0] if e.args else "refused"))
+        # The screen says so (App.tick; the home menu gains or loses its row).
+        st.warnings.append("club round %d, table %d" % (d["round"], d["table"]) if d else "club round removed")
+        return _ok(lk, tag, "") or True
+    if cmd == "DAMAGED" and n == 2:
+        # The host stored this game only up to a corrupt line: the device
+        # says so on its screen (App.tick shows a new warning).
+        k = _num(a[1])
+        if k < 1:
+            raise _Fail("badargs", "line must be at least 1")
+        try:
+            st.read(a[0], 0, 1)
+        except (ValueError, OSError):
+            raise _Fail("badid", "no game " + a[0][:16])
+        st.warnings.append("%s line %d corrupt: synced up to it" % (a[0], k))
+        return _ok(lk, tag, "") or True
+    return False
