@@ -573,7 +573,8 @@ def stored_games(n: int, dest: Path) -> None:
     # What ``n`` finished, unsynced Classic games leave on the flash: each a
     # real game of the engine (seeded, table mode) written by the real
     # bower.store on this machine's filesystem (the harness copies the files
-    # onto its littlefs image), ids g0001.., the settings' game counter next.
+    # onto its littlefs image), ids g0001.., the settings' game counter next,
+    # the older games moved to the archive as the idle device moves them.
     sys.path.insert(0, str(REPO / "tests" / "firmware"))
     from bower_host import devicesim
 
@@ -595,6 +596,8 @@ def stored_games(n: int, dest: Path) -> None:
             g.apply(e)
             st.record(g, e)
         st.close()
+        while st.tidy():      # what the device does while idle between games
+            pass
     if not n:
         shutil.rmtree(dest, ignore_errors=True)
         dest.mkdir()

@@ -62,21 +62,26 @@ def _boot(st, r):
     except OSError:
         pass
     new = top = 0
-    try:
-        ls = fs.listdir(d)
-    except OSError:
-        ls = []  # made with the first game
-        new = 1
+    # Two passes over the directory, a name at a time (os.ilistdir where
+    # there is one): firmware before the archive kept every game here, three
+    # files each, and a list of them all would take a full flash's boot
+    # some 15 KB of heap. The logs first, then what has no log.
     hot = []
-    for p in ls:
-        if p[-4:] == ".tmp" or p[-3:] in (".ck", ".st") and p[:-3] + ".log" not in ls:
+    try:
+        for p in _names(fs, d):
+            if p[-4:] == ".log" and _gid(p[:-4]):
+                top = max(top, int(p[1:-4]))
+                hot.append(p[:-4])
+    except OSError:
+        new = 1  # no games directory: made with the first game
+    if not new:
+        junk = [p for p in _names(fs, d)
+                if p[-4:] == ".tmp" or p[-3:] in (".ck", ".st") and p[:-3] not in hot]
+        for p in junk:
             try:
                 fs.remove(g + p)  # an interrupted write, or what is left of a removed game
             except OSError:
                 pass
-        elif p[-4:] == ".log" and _gid(p[:-4]):
-            top = max(top, int(p[1:-4]))
-            hot.append(p[:-4])
     st.settings, st.roster, st.clock_offset, n, e = dict(DEFAULTS), [], 0, 1, "corrupt"
     try:
         s = st._rec(st._f)
@@ -103,6 +108,14 @@ def _boot(st, r):
 
 def _num(gid):
     return int(gid[1:])
+
+
+def _names(fs, d):
+    # The names in directory d, one at a time where the filesystem can.
+    il = getattr(fs, "ilistdir", None)
+    if il is None:
+        return fs.listdir(d)
+    return (e[0] for e in il(d))
 
 
 def _full(st):
