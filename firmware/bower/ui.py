@@ -37,6 +37,7 @@ class App:
         self.pressed = 0          # raw button mask (button test)
         self.setup = None         # settings of the game being set up
         self._later = []          # flash writes of inputs already shown
+        self._trim = False        # the store's archive to unload at the next tick
         self._edge = 0            # a BACK press spent at its edge: 1 waking, the
                                   # event count after its pass, -1 a pass refused
         self._apply_brightness()
@@ -104,6 +105,11 @@ class App:
         self.now = now_ms
         if self._later:
             self.commit()
+        if self._trim:
+            # After the writes that waited for the frame: a game's start
+            # needs the archive to record it, and would load it again.
+            self._trim = False
+            self.store.trim()
         w = self.store.warnings
         if len(w) > self.warned:
             self.warned = len(w)
@@ -252,7 +258,7 @@ class App:
         # (they load again from flash when used).
         unload("bower.screens")
         unload("bower.home")
-        self.store.trim()
+        self._trim = True   # the store's archive: after the flash writes (tick)
 
     def act_id(self, a, times=1):
         # ``act`` for an action id from the engine's legal_ids() (no text is
