@@ -425,20 +425,28 @@ def _trim(st, p, n):
     # copy needs room for them; nothing to do if the log has ``n`` bytes).
     if st.fs.stat(p + ".log")[6] == n:
         return
+    _head(st, p + ".log", p + ".tmp", n)
+    st._s()
+
+
+def _head(st, src, tmp, n, tail=b""):
+    # File ``src`` becomes its first ``n`` bytes, then ``tail``: they are
+    # copied to ``tmp``, renamed over it. A failed copy leaves ``src`` whole.
     try:
-        with st._o(p + ".log", "rb") as f, st._o(p + ".tmp", "wb") as t:
+        with st._o(src, "rb") as f, st._o(tmp, "wb") as t:
             while n > 0:
                 b = f.read(min(n, 256))
                 t.write(b)
                 n -= len(b)
-        st.fs.rename(p + ".tmp", p + ".log")
+            if tail:
+                t.write(tail)
+        st.fs.rename(tmp, src)
     except OSError:
         try:
-            st.fs.remove(p + ".tmp")
+            st.fs.remove(tmp)
         except OSError:
             pass
         raise
-    st._s()
 
 
 def _again(st, game, p, b, e):
@@ -564,21 +572,8 @@ def _add(st, p, b, w):
             f.write(b)
             f.flush()
     if z % w:
-        n = z = z - z % w
-        try:
-            with st._o(p, "rb") as f, st._o(p + ".tmp", "wb") as t:
-                while n > 0:
-                    c = f.read(min(n, 256))
-                    t.write(c)
-                    n -= len(c)
-                t.write(b)
-            st.fs.rename(p + ".tmp", p)
-        except OSError:
-            try:
-                st.fs.remove(p + ".tmp")
-            except OSError:
-                pass
-            raise
+        z -= z % w
+        _head(st, p, p + ".tmp", z, b)
     st._s()
     return z + len(b)
 
