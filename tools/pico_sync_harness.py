@@ -36,50 +36,7 @@ import vfs
 _MARK = "BOWER_SYNC_MARK"
 
 
-class FileFlash:
-    # A littlefs2 block device kept in a host file, counting erases and
-    # 256-byte page programs (as tools/pico_harness.py's).
-
-    def __init__(self, path, blocks=352, size=4096):
-        self.size = size
-        self.blocks = blocks
-        self.erases = 0
-        self.prog = 0
-        try:
-            self.f = open(path, "r+b")
-        except OSError:
-            self.f = open(path, "w+b")
-            self.reset()
-
-    def reset(self):
-        ff = bytes([0xFF]) * self.size
-        self.f.seek(0)
-        for _ in range(self.blocks):
-            self.f.write(ff)
-        self.f.flush()
-
-    def readblocks(self, n, buf, off=0):
-        self.f.seek(n * self.size + off)
-        self.f.readinto(buf)
-
-    def writeblocks(self, n, buf, off=None):
-        if off is None:
-            self.ioctl(6, n)
-            off = 0
-        self.f.seek(n * self.size + off)
-        self.f.write(buf)
-        self.prog += (len(buf) + 255) // 256
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return self.blocks
-        if op == 5:
-            return self.size
-        if op == 6:
-            self.erases += 1
-            self.f.seek(arg * self.size)
-            self.f.write(bytes([0xFF]) * self.size)
-        return 0
+from fileflash import FileFlash  # noqa: E402  (the harness's directory)
 
 
 class Rng:
