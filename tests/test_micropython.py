@@ -197,6 +197,33 @@ def test_the_deployed_pack_serves_every_import(tmp_path):
     assert checks["screen"].startswith("True "), out
 
 
+BUILTINS_BOOT = r'''
+import sys
+sys.path[:] = [%(here)r, %(lib)r]
+import bowerpak
+print("CHECK mounted", bowerpak.mount(%(here)r + "/none.pak", "/none"))
+import json, os, time
+print("CHECK json", json.dumps([1]), sys.modules["json"] is json, "os" in sys.modules, "time" in sys.modules)
+'''
+
+
+def test_mounting_enters_the_builtins_so_imports_skip_the_filesystem(tmp_path):
+    # MicroPython looks for a file of a built-in's name (json.py, ...) on
+    # every sys.path entry at every `import json` that runs (the built-in
+    # gets no sys.modules entry): on a Pico, littlefs look-ups each time.
+    # main.py's bowerpak.mount() (pack or not) enters the built-ins in
+    # sys.modules: a json.py on the path is then never looked at.
+    (tmp_path / "json.py").write_text("print('CHECK shadowed')\ndef dumps(x):\n    return 'file'\n")
+    script = tmp_path / "builtins_boot.py"
+    script.write_text(BUILTINS_BOOT % {"here": str(tmp_path), "lib": os.path.join(REPO_ROOT, "firmware", "lib")})
+    code, out = _run([_native(), str(script)])
+    assert code == 0, out
+    checks = dict(re.findall(r"^CHECK (\w+) (.*)$", out, re.M))
+    assert "shadowed" not in checks, out
+    assert checks["mounted"] == "False", out
+    assert checks["json"] == "[1] True True True", out
+
+
 def test_engine_and_firmware_compile_with_mpy_cross():
     code, out = _run([sys.executable, CHECK_MPY])
     assert code == 0, "mpy-cross check failed:\n" + out

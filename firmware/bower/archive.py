@@ -32,8 +32,10 @@ def check_names(names):
     if type(names) is not list or len(names) > 16:
         raise ValueError("at most 16 names")
     for n in names:
-        if not (isinstance(n, str) and 0 < len(n) < 9 and n.strip() == n and min(n) >= " "
-                and max(n) <= "~") or names.count(n) > 1:
+        # (min and max of the bytes: of the str, each character would be a
+        # string of its own on MicroPython)
+        if not (isinstance(n, str) and 0 < len(n) < 9 and n.strip() == n and min(n.encode()) >= 32
+                and max(n.encode()) <= 126) or names.count(n) > 1:
             raise ValueError("bad name %r" % (n,))
     return names
 
@@ -250,6 +252,32 @@ def new_game(st, game, started=0):
     st._h.append(gid)   # (the game before goes to the archive when the app is next idle: tidy)
     st._w += 8192   # its log's block and its checkpoint's (free space, roughly)
     return gid
+
+
+def prepare(st):
+    # While a game is set up (bower.ui App.warm), once per power-on:
+    # littlefs's first block allocation after a mount walks the whole
+    # filesystem (some 45 ms on a Pico, more with more files), and the new
+    # game's first write would pay it on the OK that starts the game. A
+    # directory made here (the games directory on a new device, else one
+    # made and removed) pays it while the menus wait. True if it ran.
+    if st._p:
+        return False
+    st._p = 1
+    fs = st.fs
+    try:
+        fs.mkdir(st._d)
+    except OSError:
+        p = st._g + "a.tmp"
+        try:
+            fs.mkdir(p)
+        except OSError:
+            pass    # (left by a power cut: an empty directory the listing skips)
+        try:
+            fs.rmdir(p)
+        except OSError:
+            pass
+    return True
 
 
 def tidy(st):

@@ -4,7 +4,7 @@
 from bower import gfx
 from bower.keys import UP, DOWN, OK, BACK, BACK_LONG
 from bower.menu import Menu, card_label
-from euchre.rules import Rules, OPTIONS, variant_names
+from euchre.rules import Rules, OPTIONS, VARIANTS, variant_names
 
 VARIANT_LABELS = {"classic": "Classic", "five": "Five-Handed",
                   "callpartner": "Call Partner", "ultimate": "Ultimate"}
@@ -117,20 +117,33 @@ def new_game(app, keep=None):
         app.push(dealer_menu(app))
         return
     items = [(VARIANT_LABELS[v], v) for v in variant_names()]
-    app.push(Menu("New game", items, _variant_pick))
+    m = Menu("New game", items, _variant_pick)
+    m.warm = lambda: _warm_rules(m.value(m.cursor))  # pyright: ignore[reportAttributeAccessIssue]
+    app.push(m)
 
 
-_CACHE = [None, None]   # the last (variant, options) asked for, its Rules
+_CACHE = [None]   # the Rules last asked for
 
 
 def _rules(variant, opts=None):
     # Rules(variant, opts), built once per choice: building the tables takes
-    # some 15 ms on a Pico (Ultimate), and every setup screen asks.
-    key = (variant, tuple(sorted(opts.items())) if opts else None)
-    if _CACHE[0] != key:
-        _CACHE[1] = Rules(variant, opts) if opts else Rules(variant)  # pyright: ignore[reportArgumentType, reportCallIssue]
-        _CACHE[0] = key  # pyright: ignore[reportArgumentType, reportCallIssue]
-    return _CACHE[1]
+    # some 10 ms on a Pico (15 for Ultimate), and every setup screen asks.
+    # (No ``opts``: the variant's defaults, the same Rules as those given.)
+    r = _CACHE[0]
+    if r is None or r.name != variant or r.options != (opts or VARIANTS[variant]["options"]):
+        r = _CACHE[0] = Rules(variant, opts) if opts else Rules(variant)  # pyright: ignore[reportArgumentType, reportCallIssue]
+    return r
+
+
+def _warm_rules(variant):
+    # While the variant menu waits (App.warm): the rules of the variant
+    # under the cursor, so the OK that picks it finds them built. True if
+    # it built them.
+    r = _CACHE[0]
+    if r is not None and r.name == variant and r.options == VARIANTS[variant]["options"]:
+        return False
+    _rules(variant)
+    return True
 
 
 def _variant_pick(app, v):

@@ -32,7 +32,7 @@ from euchre.logline import encode_line, decode_line
 _ARCHIVE = ("resume", "over", "new_game", "close", "ack", "acked", "load_full", "save_settings",
             "set_roster", "set_clock_offset", "games", "each", "listing", "count", "read", "mark_synced",
             "mark_many", "usage", "low_space", "make_room", "unsynced", "_boot", "_trim", "_again", "club",
-            "set_club", "has_club")
+            "set_club", "has_club", "prepare")
 
 
 class Store:
@@ -44,7 +44,8 @@ class Store:
     # game number; _h the games in _d (ids, oldest first: all but the newest
     # wait to be archived); _u the archive's [games, bytes, not synced,
     # newest game's number] (None: not counted yet); _v bytes free when last
-    # asked (None: not yet), _w bytes written since (firmware/STORAGE.md).
+    # asked (None: not yet), _w bytes written since (firmware/STORAGE.md); _p
+    # littlefs's allocator warmed (bower.archive.prepare).
 
     def __init__(self, root="/", fs=None, device="", low=32768):
         # ``fs``: the os functions used here plus ``open`` (default: os and
@@ -63,7 +64,7 @@ class Store:
         self._id = None
         self._h = []
         self._u = self._v = None
-        self._w = 0
+        self._w = self._p = 0
         r = root.rstrip("/")
         self._f = r + "/settings"
         self._c = r + "/club"

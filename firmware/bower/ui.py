@@ -161,6 +161,13 @@ class App:
                 if m not in sys.modules and (m[0] == "b" or self.setup is not None):
                     __import__(m)
                     return True
+            # What the screen on top can prepare for its next OK (the
+            # variant menu: the rules of the variant under the cursor).
+            w = getattr(self.stack[-1], "warm", None)
+            if w is not None and w():
+                return True
+            if self.setup is not None and self.store.prepare():
+                return True    # (littlefs's first allocation: not on the OK that starts the game)
             return self.store.tidy()   # the store's deferred flash work, a step per call
         return False
 

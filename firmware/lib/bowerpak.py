@@ -82,22 +82,39 @@ class Pack:
         self._f = f
         self._ix = b"\n" + ix       # every entry starts with "\n"
         self._base = len(head) + n
+        self._last = (None, None)
+        # The folders (every prefix of a member's path), looked up by every
+        # import of a package ("bower") and of a module in one ("bower/ui").
+        d = []
+        for ln in ix.split(b"\n"):
+            p = ln.split(b" ")[0].decode()
+            i = p.find("/")
+            while i > 0:
+                if p[:i] not in d:
+                    d.append(p[:i])
+                i = p.find("/", i + 1)
+        self._dirs = tuple(d)
 
     def _find(self, path):
-        # (offset in the file, length) of a member, or None.
+        # (offset in the file, length) of a member, or None. An import
+        # stats the .mpy, then opens it: the second look is the first's.
+        if path == self._last[0]:
+            return self._last[1]
         ix = self._ix
         key = b"\n" + path.strip("/").encode() + b" "
         i = ix.find(key)
-        if i < 0:
-            return None
-        i += len(key)
-        j = ix.find(b" ", i)
-        k = ix.find(b"\n", j)
-        return self._base + int(ix[i:j]), int(ix[j + 1:k])
+        e = None
+        if i >= 0:
+            i += len(key)
+            j = ix.find(b" ", i)
+            k = ix.find(b"\n", j)
+            e = self._base + int(ix[i:j]), int(ix[j + 1:k])
+        self._last = (path, e)
+        return e
 
     def _isdir(self, path):
         p = path.strip("/")
-        return not p or self._ix.find(b"\n" + p.encode() + b"/") >= 0
+        return not p or p in self._dirs
 
     def mount(self, readonly, mkfs):
         pass
@@ -108,10 +125,11 @@ class Pack:
     def stat(self, path):
         if path[-3:] == ".py":
             raise OSError(2)    # every import asks for the .py first; the pack holds none
-        e = self._find(path)
-        if e is not None:
-            return (0x8000, 0, 0, 0, 0, 0, e[1], 0, 0, 0)
-        if self._isdir(path):
+        if path[-4:] == ".mpy":
+            e = self._find(path)
+            if e is not None:
+                return (0x8000, 0, 0, 0, 0, 0, e[1], 0, 0, 0)
+        elif self._isdir(path):
             return (0x4000, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         raise OSError(2)
 
@@ -124,9 +142,30 @@ class Pack:
         return _Member(self._f, e[0], e[1])
 
 
+# MicroPython's built-in modules that a file of the same name may extend
+# (json, os, ...) are looked for on every sys.path entry first, at every
+# `import` that runs, since a built-in gets no sys.modules entry: on the
+# Pico six littlefs look-ups each time. Their "u" names bind the built-in
+# at once; entered in sys.modules, `import json` finds it there.
+_BUILTINS = ("array", "binascii", "io", "json", "os", "select", "struct", "time")
+
+
+def builtins():
+    # sys.modules entries for the built-ins above (MicroPython only).
+    if sys.implementation.name != "micropython":
+        return
+    for n in _BUILTINS:
+        if n not in sys.modules:
+            try:
+                sys.modules[n] = __import__("u" + n)
+            except ImportError:
+                pass
+
+
 def mount(path="/lib/bower.pak", at="/pak"):
     # Mount the pack at ``at``, first on sys.path; False (nothing changed)
-    # when there is no usable pack.
+    # when there is no usable pack. Enters the built-ins in sys.modules too.
+    builtins()
     try:
         import vfs
         p = Pack(path)

@@ -149,6 +149,8 @@ class FakeFS:
                     files[arg] = files.pop(path)
                 elif op == "remove":
                     del files[path]
+                elif op == "rmdir":
+                    del run.dirs[path]
                 else:
                     run.dirs[path] = 1
                 done = spent
@@ -192,6 +194,18 @@ class FakeFS:
         self.room()
         self.change("mkdir", path)
         self.dirs[path] = 1
+
+    def rmdir(self, path):
+        self.alive()
+        path = _norm(path)
+        if path not in self.dirs or not path:
+            raise OSError(2, "no such directory " + path)
+        for table in (self.files, self.dirs):
+            for p in table:
+                if p.startswith(path + "/"):
+                    raise OSError(39, "not empty " + path)
+        self.change("rmdir", path)
+        del self.dirs[path]
 
     def remove(self, path):
         self.alive()

@@ -396,6 +396,9 @@ class FlashFS:
     def mkdir(self, p):
         return self.commit(os.mkdir, (p,), p)
 
+    def rmdir(self, p):
+        return self.commit(os.rmdir, (p,), p)
+
     def open(self, p, mode="r"):
         if "r" in mode:
             f = self.read(open, p, mode)

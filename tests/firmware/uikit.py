@@ -50,6 +50,9 @@ class MemStore:
     def tidy(self):
         return False  # no deferred work (bower.store's: the archive)
 
+    def prepare(self):
+        return False  # no littlefs allocator to warm (bower.archive.prepare)
+
     def resume(self):
         if self.current is None:
             return None

@@ -1,0 +1,137 @@
+"""Work the device does while a menu waits, so the press after it does not
+(tools/bench_pico.py measures the presses): the rules of the variant under
+the cursor, built once for the whole setup; littlefs's first block
+allocation after power-on (a walk of the whole filesystem) done during the
+setup of a game, once; the log format's strings written without walking
+their characters.
+"""
+
+import json
+import sys
+
+from hypothesis import given, strategies as st
+
+from bower.keys import DOWN, OK
+from bower.store import Store
+from bower.ui import App
+import euchre.rules
+from euchre import logline
+
+from fakefs import FakeFS, PowerCut
+
+
+class Counted:
+    # euchre.rules.Rules, counting the Rules built.
+    def __init__(self, real):
+        self.real = real
+        self.n = 0
+
+    def __call__(self, *a, **k):
+        self.n += 1
+        return self.real(*a, **k)
+
+
+def idle(app):
+    n = 0
+    while app.warm():
+        n += 1
+    return n
+
+
+def boot(fs):
+    return App(Store("/", fs=fs, device="e6614c31"), {})
+
+
+def test_the_rules_are_built_while_the_variant_menu_waits_and_once_per_setup(monkeypatch):
+    # (bower.screens imported afresh by the app, with the counting Rules:
+    # other tests may have loaded, dropped or reloaded it)
+    built = Counted(euchre.rules.Rules)
+    monkeypatch.setattr(euchre.rules, "Rules", built)
+    monkeypatch.delitem(sys.modules, "bower.screens", raising=False)
+    app = boot(FakeFS())
+    idle(app)
+    app.handle(OK, 0)                        # Home: New game -> the variant menu
+    assert app.stack[-1].title == "New game"
+    idle(app)
+    assert built.n == 1                      # Classic, under the cursor
+    app.handle(DOWN, 0)
+    idle(app)
+    assert built.n == 2                      # the next variant, as the cursor moves
+    app.handle(DOWN, 0)
+    app.handle(DOWN, 0)
+    app.handle(DOWN, 0)                      # (four variants: back to Classic)
+    idle(app)
+    assert built.n == 3
+    app.handle(OK, 0)                        # Classic picked: its rules were ready
+    assert built.n == 3 and app.setup["variant"] == "classic"
+    assert app.stack[-1].text(0) == "Next: players"
+    app.handle(OK, 0)                        # the players menu asks again: the same rules
+    assert app.stack[-1].title == "Players" and built.n == 3
+    app.back()
+    app.handle(DOWN, 0)
+    app.handle(OK, 0)                        # an option changed: new rules, once
+    assert built.n == 4
+    app.stack[-1].cursor = 0
+    app.handle(OK, 0)
+    assert app.stack[-1].title == "Players" and built.n == 4
+
+
+def test_setting_up_a_game_warms_the_allocator_once_per_power_on():
+    fs = FakeFS()
+    app = boot(fs)
+    idle(app)
+    assert "/games" not in fs.dirs            # a new device writes nothing at boot ...
+    app.handle(OK, 0)
+    idle(app)
+    assert "/games" not in fs.dirs            # ... nor in the variant menu
+    app.handle(OK, 0)                        # Classic: a game is being set up
+    idle(app)
+    assert "/games" in fs.dirs                # made while the options menu waits
+    ops = len(fs.trace)
+    app.handle(DOWN, 0)
+    idle(app)
+    assert len(fs.trace) == ops              # once per power-on
+    # A device that has its games directory: one made and removed, nothing left.
+    fs = fs.reboot()
+    app = boot(fs)
+    idle(app)
+    app.handle(OK, 0)
+    app.handle(OK, 0)
+    before = len(fs.trace)
+    idle(app)
+    assert [op for op, path, _, _ in fs.trace[before:]] == ["mkdir", "rmdir"]
+    assert sorted(fs.dirs) == ["", "/games"]
+
+
+def test_a_power_cut_in_the_allocator_warm_up_loses_nothing():
+    def setup(fs):
+        app = boot(fs)
+        app.handle(OK, 0)
+        app.handle(OK, 0)
+        return app
+
+    dry = FakeFS(dirs={"": 1, "/games": 1})
+    app = setup(dry)
+    start = len(dry.trace)
+    idle(app)
+    assert [op for op, _, _, _ in dry.trace[start:]] == ["mkdir", "rmdir"]
+    cut = dry.trace[start][2]                # the power fails right after the probe's mkdir
+    fs = FakeFS(cut, dirs={"": 1, "/games": 1})
+    app = setup(fs)
+    try:
+        idle(app)
+    except PowerCut:
+        pass
+    fs = fs.reboot()
+    assert "/games/a.tmp" in fs.dirs
+    app = setup(fs)                          # boots as ever; the next setup clears it
+    idle(app)
+    assert sorted(fs.dirs) == ["", "/games"]
+
+
+@given(st.text())
+def test_json_strings_are_json_and_round_trip(text):
+    out = logline.canonical_json(text)
+    assert json.loads(out) == text
+    if all(ord(c) <= 0xFFFF for c in text):
+        assert out == json.dumps(text)     # (astral characters: raw UTF-8, as MicroPython's json reads them)
