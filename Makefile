@@ -26,7 +26,18 @@ $(NODE_MP): package.json
 
 setup: $(VENV)/.stamp
 
-test: setup $(NODE_MP)
+# Wheels of bower's runtime dependencies and of its build backend (the
+# setuptools the dev extras pin), for tests/host/test_install.py: it installs
+# the built wheel and sdist into fresh venvs from here, with no index.
+WHEELHOUSE := build/wheelhouse
+$(WHEELHOUSE)/.stamp: $(VENV)/.stamp
+	rm -rf $(WHEELHOUSE)
+	$(PY) -m pip wheel --quiet --no-build-isolation --wheel-dir $(WHEELHOUSE) . \
+	  "setuptools==$$($(PY) -c 'import setuptools; print(setuptools.__version__)')"
+	rm -f $(WHEELHOUSE)/bower-*.whl
+	touch $@
+
+test: setup $(NODE_MP) $(WHEELHOUSE)/.stamp
 	$(PY) -m pytest
 
 sim: setup
@@ -54,8 +65,11 @@ clean:
 # on a machine without a display, Xvfb for the PNG) is installed with apt-get
 # only when missing. OpenSCAD writes the same triangles in a new order on
 # every run; stl_canon.py puts them in one canonical order, so an unchanged
-# shape gives byte-identical STLs. Not part of `make test` (a test renders
-# the base when openscad is on PATH and checks the STLs are canonical).
+# shape gives byte-identical STLs. The lid's labels are geometry
+# (enclosure/lettering.scad), not text() from the machine's fonts, so the
+# lid is the same on every machine. Not part of `make test` (tests render
+# the base and the lid when openscad is on PATH and check the STLs are
+# canonical).
 ENCL_DIR  := hardware/enclosure
 ENCL_SCAD := $(ENCL_DIR)/bower.scad
 ENCL_SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -97,8 +97,11 @@ def make_runtime_venv(tmp_path):
     purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                              check=True, capture_output=True, text=True).stdout.strip()
     site = Path(purelib)
-    setup = PYPROJECT["tool"]["setuptools"]
-    mapping = {pkg: str(REPO / setup["package-dir"][pkg]) for pkg in setup["packages"]}
+    # The top-level packages pyproject.toml's [tool.setuptools.packages.find] finds.
+    find = PYPROJECT["tool"]["setuptools"]["packages"]["find"]
+    mapping = {d.name: str(d) for w in find["where"] for d in sorted((REPO / w).iterdir())
+               if d.name in find["include"] and (d / "__init__.py").is_file()}
+    assert sorted(mapping) == ["bower", "bower_host", "euchre"], mapping
     (site / "__editable___bower_finder.py").write_text(EDITABLE_FINDER % (mapping,))
     (site / "__editable__.bower.pth").write_text("import __editable___bower_finder\n")
     closure = runtime_closure()

@@ -1,54 +1,158 @@
-"""A plain `pip install .` (not editable) has everything `bower` needs.
+"""`pip install` of the real sdist and wheel gives a `bower` that works.
 
-The wheel holds what pyproject.toml's [tool.setuptools] maps: the packages
-and the top-level modules. This test copies exactly that into an empty
-directory (as the wheel would; building one needs setuptools from the
-index) and runs `bower` from it with `python -S` (no .pth files, so not
-the checkout's editable install) beside the runtime dependencies, with
-the working directory outside the checkout.
+The checkout is copied to a temporary directory (without .git, .venv,
+build/ and caches) and built there with `python -m build --no-isolation`,
+which writes the sdist and then builds the wheel from that sdist. Each of
+the two is installed into a venv of its own, without the dev extras: its
+runtime dependencies (and, for the sdist, the build backend) come from
+build/wheelhouse, which `make test`'s set-up fills, with no index and no
+pip configuration, so nothing is downloaded here. From each venv's `bower`,
+with the working directory outside the checkout, run: every command's and
+subcommand's `--help` (found by walking the argparse parser, so a new
+command is covered without touching this file), a scripted `bower sim`, a
+`bower demo`, `export` (CSV, JSON, EGN), `import`, `show` and `plot`.
+
+With the package list pyproject.toml had before (no `bower_host.club`),
+every one of these failed: `bower_host.cli` imports every command module.
 """
 
+from __future__ import annotations
+
+import argparse
+import json
+import os
 import shutil
 import subprocess
 import sys
-import sysconfig
+import zipfile
 from pathlib import Path
 
-try:
-    import tomllib
-except ModuleNotFoundError:          # Python 3.10
-    from pip._vendor import tomli as tomllib
+import pytest
+
+from bower_host.cli import build_parser
 
 REPO = Path(__file__).resolve().parents[2]
+WHEELHOUSE = REPO / "build" / "wheelhouse"
+# Not part of a source tree: what `git clone` would not give either.
+_NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "node_modules", "build", "dist", "__pycache__", "*.pyc",
+                                     "*.egg-info", ".pytest_cache", ".hypothesis", ".ruff_cache", ".basedpyright",
+                                     "*.mpy", "out")
 
 
-def install_like_a_wheel(dest: Path) -> None:
-    st = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
-    dirs = st.get("package-dir", {})
-    for pkg in st["packages"]:
-        shutil.copytree(REPO / dirs.get(pkg, pkg), dest / pkg, ignore=shutil.ignore_patterns("__pycache__"))
-    for mod in st.get("py-modules", []):
-        shutil.copy(REPO / dirs.get("", ".") / (mod + ".py"), dest / (mod + ".py"))
+def command_paths(parser: argparse.ArgumentParser | None = None, path: tuple = ()) -> list[tuple]:
+    """Every command and subcommand, as argument tuples: (), ("games",), ("club", "new"), ..."""
+    parser = parser or build_parser()
+    out = [path]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            seen = set()
+            for name, sub in action.choices.items():
+                if id(sub) not in seen:                 # an alias names the same parser
+                    seen.add(id(sub))
+                    out += command_paths(sub, path + (name,))
+    return out
 
 
-def run_bower(site: Path, cwd: Path, *args):
-    code = ("import sys; sys.path[:0] = [%r, %r]; from bower_host import cli; sys.exit(cli.main(%r))"
-            % (str(site), sysconfig.get_paths()["purelib"], list(args)))
-    return subprocess.run([sys.executable, "-S", "-c", code], cwd=cwd, capture_output=True, text=True,
-                          timeout=120)
+def clean_env(home: Path) -> dict:
+    """The user's environment without this checkout's venv, Python or pip
+    settings, and with a home (data directory, caches) of its own."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PIP_", "PYTHON", "VIRTUAL_ENV", "BOWER_", "XDG_"))}
+    env.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"), XDG_CACHE_HOME=str(home / "cache"),
+               XDG_CONFIG_HOME=str(home / "config"), PIP_CONFIG_FILE=os.devnull, PYTHONDONTWRITEBYTECODE="1")
+    return env
 
 
-def test_every_command_runs_from_a_plain_install(tmp_path):
-    site = tmp_path / "site"
-    site.mkdir()
-    install_like_a_wheel(site)
-    work = tmp_path / "work"
-    work.mkdir()
-    p = run_bower(site, work, "--help")
-    assert p.returncode == 0 and "sim" in p.stdout, p.stderr
-    # The simulator drives the vendored display driver: it must be installed.
-    p = run_bower(site, work, "sim", "--flash", str(tmp_path / "flash"), "--keys", "o")
+def run(argv, cwd: Path, env: dict, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+@pytest.fixture(scope="module")
+def dists(tmp_path_factory):
+    """``{"sdist": path, "wheel": path}``, built from a copy of the checkout."""
+    if not any(WHEELHOUSE.glob("rich-*.whl")):
+        pytest.fail(f"{WHEELHOUSE} holds no wheels: `make test` fills it (its set-up runs pip wheel on the "
+                    "runtime dependencies), or run that Makefile rule: make build/wheelhouse/.stamp")
+    top = tmp_path_factory.mktemp("dist")
+    src = top / "src"
+    shutil.copytree(REPO, src, ignore=_NOT_SOURCE)
+    p = run([sys.executable, "-m", "build", "--no-isolation", "--outdir", top / "out", src], top,
+            clean_env(top / "home"))
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    sdists = list((top / "out").glob("bower-*.tar.gz"))
+    wheels = list((top / "out").glob("bower-*.whl"))
+    assert len(sdists) == 1 and len(wheels) == 1, list((top / "out").iterdir())
+    return {"sdist": sdists[0], "wheel": wheels[0]}
+
+
+def test_the_wheel_holds_every_module_of_the_source_tree(dists):
+    # Each .py file of the three packages and their subpackages, and the vendored display driver.
+    want = {"ssd1306.py"}
+    for pkg, folder in (("euchre", "engine/euchre"), ("bower", "firmware/bower"), ("bower_host", "host/bower_host")):
+        want |= {f"{pkg}/{f.relative_to(REPO / folder).as_posix()}" for f in (REPO / folder).rglob("*.py")}
+    with zipfile.ZipFile(dists["wheel"]) as z:
+        have = {n for n in z.namelist() if n.endswith(".py")}
+    assert want - have == set()
+    assert have - want == set()
+
+
+@pytest.mark.parametrize("kind", ["wheel", "sdist"])
+def test_the_installed_bower_runs_every_command(dists, tmp_path, kind):
+    home = tmp_path / "home"
+    work = tmp_path / "work"                # the working directory: outside the checkout
+    work.mkdir(parents=True)
+    env = clean_env(home)
+    venv = tmp_path / "venv"
+    p = run([sys.executable, "-m", "venv", "--without-pip", venv], work, env)
     assert p.returncode == 0, p.stderr
-    assert "ssd1306" not in p.stderr
-    p = run_bower(site, work, "demo", "--no-store", "--seed", "3")
+    py = venv / "bin" / "python"
+    # This venv's pip installs into the new one (--python): no pip there, no dev extras, no index.
+    p = run([sys.executable, "-m", "pip", "--python", py, "install", "--quiet", "--disable-pip-version-check",
+             "--no-index", "--find-links", WHEELHOUSE, dists[kind]], work, env)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+
+    # Everything is found in the new venv, nothing in the checkout.
+    p = run([py, "-c", "from importlib.util import find_spec as f; print(*(getattr(f(m), 'origin', 'missing:' + m) "
+                       "for m in ('bower', 'bower_host', 'bower_host.club', 'euchre', 'ssd1306')))"], work, env)
     assert p.returncode == 0, p.stderr
+    files = p.stdout.split()
+    assert len(files) == 5 and all(Path(f).resolve().is_relative_to(venv.resolve()) for f in files), files
+    p = run([py, "-c", "import pytest"], work, env)
+    assert p.returncode != 0                                  # the dev extras are not there
+
+    bower = venv / "bin" / "bower"
+    paths = command_paths()             # the walk reaches nested subcommands
+    assert {(), ("games",), ("club", "new"), ("library", "rebuild")} <= set(paths)
+    for path in paths:
+        p = run([bower, *path, "--help"], work, env)
+        assert p.returncode == 0 and p.stderr == "", (path, p.stderr[-2000:])
+        assert p.stdout.startswith(" ".join(("usage: bower",) + path)), (path, p.stdout[:200])
+
+    # The simulator, scripted, with a screenshot.
+    p = run([bower, "sim", "--flash", "flash", "--keys", "o o o o o 2d o", "--screenshot", "hand.png"], work, env)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert (work / "hand.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    # A demo game into a library, then export, import, show and plot.
+    p = run([bower, "demo", "--variant", "classic", "--seed", "3", "--db", "a.sqlite3"], work, env)
+    assert p.returncode == 0 and "Winner:" in p.stdout, p.stderr[-2000:]
+    p = run([bower, "export", "--db", "a.sqlite3"], work, env)
+    assert p.returncode == 0 and p.stdout.startswith("game,device,game_id,"), p.stderr[-2000:]
+    p = run([bower, "export", "-f", "egn", "-o", "game.egn", "--db", "a.sqlite3", "1"], work, env)
+    assert p.returncode == 0, p.stderr[-2000:]
+    p = run([bower, "export", "-f", "json", "-o", "games.json", "--db", "a.sqlite3"], work, env)
+    assert p.returncode == 0, p.stderr[-2000:]
+    exported = json.loads((work / "games.json").read_text())["games"]
+    assert len(exported) == 1
+    p = run([bower, "import", "--db", "b.sqlite3", "games.json"], work, env)
+    assert p.returncode == 0 and "games.json: new" in p.stdout, p.stdout + p.stderr[-2000:]
+    p = run([bower, "import", "--db", "c.sqlite3", "game.egn"], work, env)
+    assert p.returncode == 0 and "game.egn: new" in p.stdout, p.stdout + p.stderr[-2000:]
+    p = run([bower, "export", "-f", "json", "--db", "b.sqlite3"], work, env)
+    assert p.returncode == 0 and json.loads(p.stdout)["games"][0]["log"] == exported[0]["log"]
+    p = run([bower, "show", "1", "--db", "b.sqlite3"], work, env)
+    assert p.returncode == 0 and "Result: " in p.stdout, p.stderr[-2000:]
+    p = run([bower, "plot", "1", "--db", "b.sqlite3", "-o", "chart.png"], work, env)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert (work / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
