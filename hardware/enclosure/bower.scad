@@ -16,6 +16,13 @@
 // hardware/board.json -> "buttons": UP, DOWN, OK, BACK (see README.md).
 // tests/hardware/test_board.py reads the button_* assignments below with a
 // regex, so keep each one on a single line of the form `name = value;`.
+//
+// The labels are drawn with lettering.scad's stroke font, geometry in this
+// folder, never with text(): text() takes its outlines from the fonts the
+// machine has installed, so the lid would depend on them
+// (tests/hardware/test_builder.py checks both).
+
+use <lettering.scad>
 
 /* [Which part] */
 part = "preview"; // [base, lid, preview]
@@ -58,7 +65,8 @@ button_body = 6;          // switch body is button_body x button_body
 button_hole_d = 4.2;      // round 3.5 mm plunger + clearance
 button_gap_below_oled = 5; // module bottom edge to the switch bodies
 button_cage_h = 3;        // locating cage around each switch body
-label_size = 2.6;
+label_size = 2.6;         // letter height (A-Z, 0-9, space, - and +: lettering.scad)
+label_stroke = 0.45;      // width of the engraved strokes
 label_depth = 0.6;
 engrave_labels = true;
 
@@ -87,6 +95,8 @@ assert(len(button_order) == button_count, "button_order must list button_count b
 assert(len(button_labels) == button_count, "one label per button");
 assert(button_hole_d < button_body, "the plunger hole must be smaller than the switch body");
 assert(button_pitch >= button_body + 2, "buttons too close for their cages");
+assert(max([for (l = button_labels) stroke_text_width(l, label_size, label_stroke)]) < button_pitch,
+       "a button label is wider than the button pitch");
 assert(!inserts || insert_l + 0.5 < inner_h, "the insert pocket is deeper than the boss");
 
 // ---- derived sizes ----------------------------------------------------
@@ -209,8 +219,7 @@ module lid() {
             for (i = [0 : button_count - 1])
                 translate([button_x(i), label_y, lid_t - label_depth])
                     linear_extrude(label_depth + eps)
-                        text(button_labels[i], size = label_size, halign = "center", valign = "baseline",
-                             font = "Liberation Sans:style=Bold");
+                        stroke_text(button_labels[i], label_size, label_stroke);
         if (encoder)
             translate([0, enc_y, -1]) cylinder(d = encoder_hole_d, h = lid_t + 2);
         // screw clearance holes and head counterbores

@@ -2,8 +2,8 @@
 (hardware/README.md), the BOM, the Wokwi files, the enclosure and `bower
 deploy` say must agree with each other and with board.json.
 
-Needs neither a Pico nor OpenSCAD (one test renders the base when openscad
-is on PATH).
+Needs neither a Pico nor OpenSCAD (two tests render the base and the lid
+when openscad is on PATH; the lid with the machine's fonts and with none).
 """
 
 import copy
@@ -277,3 +277,60 @@ def test_openscad_render_of_the_base_is_the_committed_stl(tmp_path):
     subprocess.run(["openscad", "--export-format", "binstl", "-D", 'part="base"', "-o", str(out),
                     str(ENCL / "bower.scad")], check=True, capture_output=True, timeout=120)
     assert stl_canon.canonical(out.read_bytes()) == (ENCL / "bower_base.stl").read_bytes()
+
+
+# --- the lid's lettering: the same lid whatever fonts a machine has ---------------------
+
+def _scad_code(path):
+    """An OpenSCAD file without its comments (and without the text of its strings)."""
+    text = path.read_text()
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", " ", text)
+    return re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
+
+
+def test_the_enclosure_uses_no_font_of_the_machine():
+    # OpenSCAD's text() takes its outlines from the machine's fonts (a font
+    # named that is missing falls back to another): the lid then depends on
+    # what is installed. Lettering is geometry, or a font file shipped here
+    # and loaded with `use <....ttf>`; every use/include names a file of this
+    # folder (a library from the machine's OpenSCAD path would vary too).
+    files = sorted(ENCL.glob("*.scad"))
+    assert ENCL / "bower.scad" in files
+    for path in files:
+        code = _scad_code(path)
+        raw = re.sub(r"//[^\n]*", " ", re.sub(r"/\*.*?\*/", " ", path.read_text(), flags=re.S))
+        used = re.findall(r"\b(?:use|include)\s*<([^>]+)>", raw)
+        for name in used:
+            assert (ENCL / name).is_file(), f"{path.name}: uses {name}, which is not in {ENCL}"
+        fonts = [n for n in used if n.lower().endswith((".ttf", ".otf"))]
+        if re.search(r"\btext\s*\(", code) or re.search(r"\bfont\s*=", code):
+            assert fonts, f"{path.name}: text() with the machine's fonts; draw the letters (lettering.scad)"
+
+
+def test_every_label_has_glyphs_in_the_stroke_font():
+    glyphs = set(re.findall(r'^\s*\["(.)", \[', (ENCL / "lettering.scad").read_text(), re.M))
+    assert set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -+") <= glyphs
+    labels = re.search(r"^button_labels\s*=\s*\[(.*?)\];", (ENCL / "bower.scad").read_text(), re.M).group(1)
+    for label in re.findall(r'"([^"]*)"', labels):
+        assert set(label) <= glyphs, label
+
+
+def _render_lid(tmp_path, env=None):
+    out = tmp_path / "lid.stl"
+    subprocess.run(["openscad", "--export-format", "binstl", "-D", 'part="lid"', "-o", str(out),
+                    str(ENCL / "bower.scad")], check=True, capture_output=True, timeout=300, env=env)
+    return stl_canon.canonical(out.read_bytes())
+
+
+@pytest.mark.skipif(shutil.which("openscad") is None, reason="openscad is not installed")
+def test_openscad_render_of_the_lid_is_the_committed_stl_with_any_fonts_or_none(tmp_path):
+    import os
+    committed = (ENCL / "bower_lid.stl").read_bytes()
+    assert _render_lid(tmp_path) == committed                  # this machine's fonts
+    # No font at all: fontconfig with an empty configuration.
+    conf = tmp_path / "fonts.conf"
+    conf.write_text('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n'
+                    f"<fontconfig><cachedir>{tmp_path / 'fc'}</cachedir></fontconfig>\n")
+    env = dict(os.environ, FONTCONFIG_FILE=str(conf))
+    assert _render_lid(tmp_path, env) == committed
