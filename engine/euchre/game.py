@@ -26,14 +26,19 @@ class Game:
     # :param players: names by seat (default: seat letters A, B, ...).
     # :param dealer: seat of the first dealer.
     # :param cards: card mode (deals real cards) instead of table mode.
-    # :raises ValueError: not a Rules, no such dealer, or not a name per seat.
+    # :param start: the scores per seat the game starts at (None: 0 each),
+    #     for a game played on from a score (an imported game that began
+    #     elsewhere); partners start alike, every score below the target.
+    # :raises ValueError: not a Rules, no such dealer, not a name per seat,
+    #     or not such a start.
 
     accepted = False   # a club round's result accepted (euchre.clubround)
 
-    def __init__(self, rules, players=None, dealer=0, cards=False):
+    def __init__(self, rules, players=None, dealer=0, cards=False, start=None):
         self.rules = rules
         self.first_dealer = dealer
         self.cards = cards
+        self.start = None
         self._reset()  # (the Hand checks the rules and the dealer)
         n = rules.num_players
         if players is None:
@@ -45,11 +50,22 @@ class Game:
         if len(names) != n:
             raise ValueError(error_text("players", rules.title, n, players))
         self.players = names
+        if start is not None:
+            ok = isinstance(start, (list, tuple)) and len(start) == n
+            for i in range(n if ok else 0):
+                s = start[i]
+                ok = ok and type(s) is int and -100 < s < rules.winning_score and (
+                    not rules.teams or s == start[(i + 2) % 4])
+            if not ok:
+                raise ValueError(error_text("start", n, rules.winning_score, start))
+            if any(start):
+                self.start = list(start)
+                self.scores = list(start)
 
     def _reset(self):
         self.dealer = self.first_dealer
         self.hand = Hand(self.rules, self.dealer, self.cards)
-        self.scores = [0] * self.rules.num_players
+        self.scores = list(self.start) if self.start else [0] * self.rules.num_players
         self.hand_no = 1        # number of the hand being played (1-based)
         self.result = None      # (winners, kind) once over
         self.last_hand = None   # the previous finished Hand
@@ -241,6 +257,8 @@ class Game:
         h["players"] = list(self.players)
         h["dealer"] = self.first_dealer
         h["mode"] = "cards" if self.cards else "table"
+        if self.start:
+            h["start"] = list(self.start)
         return h
 
     def standings(self):
@@ -279,7 +297,8 @@ def game_from_header(header):
     from euchre.rules import rules_from_dict
     try:
         rules = rules_from_dict(header)
-        return Game(rules, header["players"], header["dealer"], header.get("mode") == "cards")
+        return Game(rules, header["players"], header["dealer"], header.get("mode") == "cards",
+                    header.get("start"))
     except (KeyError, TypeError) as e:
         raise ValueError(error_text("header", e))
 

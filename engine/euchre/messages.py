@@ -25,6 +25,7 @@ _TEXT = {
     "json": "line %d: bad JSON",
     "players": "%s needs %d player names (text), got %r",
     "dealer": "first dealer must be a seat from 0 to %d",
+    "start": "a game's start is %d whole scores, partners alike, each from -99 to below the target %d, not %r",
     "over": "the game is over",
     "accept": "only a club round is accepted, once: at its end or between its hands",
     "undo_restored": "undo past a restored checkpoint: replay the whole log",

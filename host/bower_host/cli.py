@@ -37,8 +37,19 @@ COMMAND_MODULES = [
 INTERNAL = 70
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line, ``bower: <what is wrong> (see
+    <command> --help)``, with status 2 (subcommands' parsers are this class too)."""
+
+    def error(self, message: str):
+        text = " ".join(message.split())
+        if len(text) > 300:
+            text = text[:300] + "..."
+        self.exit(2, f"bower: {text} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="bower", description="Bower: the Euchre scorekeeper's computer side.")
+    parser = _Parser(prog="bower", description="Bower: the Euchre scorekeeper's computer side.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
     from bower_host import __version__
     parser.add_argument("--version", action="version", version=f"bower {__version__}")

@@ -12,7 +12,9 @@ A game's identity is ``(device, header "id")``. ``add_log`` decodes the log
 with ``euchre.log`` (a torn last line is dropped and reported), replays it
 through the engine event by event, derives one row per finished hand and
 stores the game in one transaction. The raw log is archived as
-``raw/<device>/<id>.log`` next to the database; a log that does not replay,
+``<library>.raw/<device>/<id>.log`` next to the database (each library owns
+its side files, named after its file: ``side_path``; host/EXPORTS.md, "The
+library's files"); a log that does not replay,
 or that conflicts with the stored copy of its game, is archived under a name
 that never replaces anything (``<id>.mismatch-<sha>.log``) and nothing else
 is stored. A good archived log is only ever replaced by a longer version of
@@ -37,6 +39,7 @@ import json
 import os
 import re
 import sqlite3
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -67,6 +70,9 @@ class LibraryError(Exception):
 
 class LibraryDamaged(LibraryError):
     """The library file is damaged (bad pages, a missing table or column)."""
+
+    #: What is wrong, in a few words (the message says it too, with the way out).
+    why: str = ""
 
 
 # ----- schema and migrations -------------------------------------------------
@@ -435,14 +441,38 @@ class Library:
         or has an unknown schema.
     """
 
-    def __init__(self, path: str | os.PathLike | None = None, clock=time.time, create: bool = True):
+    def __init__(self, path: str | os.PathLike | None = None, clock=time.time, create: bool = True,
+                 sides: str | os.PathLike | None = None):
+        # ``sides``: use that library's side files (``rebuild`` builds a
+        # temporary file that becomes ``sides``, from and into its archive).
         self.path = Path(path).expanduser() if path else default_path()
-        self.raw_dir = self.path.parent / "raw"
+        owner = Path(sides) if sides is not None else self.path
+        self.raw_dir = side_path(owner, "raw")
+        self.partial_dir = side_path(owner, "partial")
         self._clock = clock
+        #: Why an older bower's shared ``raw/`` or ``partial/`` beside this
+        #: library was left where it is (``adopt_legacy_side_files``), or None.
+        self.side_note: str | None = None
         if not create and not self.path.is_file():
             # Read commands: a mistyped path must not become a new, empty library.
             raise LibraryError(f"the game library {self.path} is empty (no such file): sync a device first "
                                "(bower sync), or give the right --db")
+        if sides is None:
+            kind, note = adopt_legacy_side_files(self.path) or (None, None)
+            if kind == "moved":
+                print(f"bower: {note}", file=sys.stderr)
+            elif kind == "left":
+                self.side_note = note   # said by `library check`, a damaged library's error and `rebuild`
+        # SQLite takes a file shorter than a page for a new, empty database
+        # and writes over it: a file that is not a whole SQLite database is
+        # never given to it, and one cut to nothing beside its archive is a
+        # damaged library, not a new one.
+        problem = _header_problem(self.path)
+        if problem is None and self.path.is_file() and self.path.stat().st_size == 0 \
+                and archived_logs(self.raw_dir):
+            problem = "the file is empty"
+        if problem:
+            raise self.damaged(problem)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(str(self.path), isolation_level=None)
@@ -451,6 +481,11 @@ class Library:
         self.conn.row_factory = sqlite3.Row
         try:
             self.conn.execute("PRAGMA foreign_keys = ON")
+            foreign = _foreign_tables(self.conn)
+            if foreign:
+                raise LibraryError(f"{self.path} is not a Bower game library: it is another program's SQLite "
+                                   f"database (tables {', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}); "
+                                   "give the right --db (nothing was changed)")
             migrate(self.conn)
             self._check()
         except sqlite3.DatabaseError as e:
@@ -479,14 +514,36 @@ class Library:
 
     def damaged(self, why: str) -> LibraryDamaged:
         """The one-line error for this library being damaged, with the way out."""
-        n = len(archived_logs(self.raw_dir)) if self.raw_dir.is_dir() else 0
+        n = len(archived_logs(self.raw_dir))
         db = "" if self.path == default_path() else f" --db {self.path}"
         why = (why.splitlines() or ["?"])[0][:120]
         if n:
-            return LibraryDamaged(f"the game library {self.path} is damaged ({why}): run "
-                                  f"`bower library rebuild{db}` to rebuild it from the {n} raw logs in {self.raw_dir}")
-        return LibraryDamaged(f"{self.path} is not a usable game library ({why}) and no raw logs to rebuild it "
-                              f"from are beside it: give the right --db, or sync your devices into a new library")
+            err = LibraryDamaged(f"the game library {self.path} is damaged ({why}): run "
+                                 f"`bower library rebuild{db}` to rebuild it from the {n} raw logs in {self.raw_dir}")
+        elif self.side_note:
+            err = LibraryDamaged(f"the game library {self.path} is damaged ({why}) and has no raw logs of its own "
+                                 f"in {self.raw_dir} to rebuild it from: {self.side_note}")
+        else:
+            err = LibraryDamaged(f"{self.path} is not a usable game library ({why}) and no raw logs to rebuild it "
+                                 f"from are beside it in {self.raw_dir}: give the right --db, or sync your "
+                                 "devices into a new library")
+        err.why = why
+        return err
+
+    def verify(self) -> None:
+        """Check the whole library: every page (SQLite's full integrity
+        check) and every game and hand row readable as this code writes them.
+
+        :raises LibraryDamaged: what is wrong, with the way out.
+        """
+        try:
+            problems = [r[0] for r in self.conn.execute("PRAGMA integrity_check(3)")]
+            if problems != ["ok"]:
+                raise self.damaged(problems[0])
+            for g in self.games():
+                self.hands(g["id"])
+        except sqlite3.DatabaseError as e:
+            raise self.damaged(str(e)) from None
 
     def close(self) -> None:
         self.conn.close()
@@ -853,6 +910,220 @@ def _write_atomic(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+# ----- each library's side files, and an older bower's shared ones -----------------
+#
+# A library ``club.sqlite3`` keeps, beside its file and named after it:
+# ``club.sqlite3.raw/`` (the raw logs: ``<device>/<id>.log``),
+# ``club.sqlite3.partial/`` (unfinished downloads: ``<device>/<id>.part``)
+# and ``club.sqlite3.lock`` (the writer lock). Nothing a library does reads
+# or changes another's, so several libraries can share a directory.
+# Bowers before this kept ``raw/`` and ``partial/`` in the library's
+# directory, shared by every library there: ``adopt_legacy_side_files``
+# gives them to the library they belong to when that is certain.
+
+#: The side files an older bower kept in the library's directory, shared.
+LEGACY_SIDES = ("raw", "partial")
+#: What those directories hold: ``<device>/<file>`` with these endings only.
+_LEGACY_FILES = {"raw": (".log", ".log.tmp"), "partial": (".part",)}
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+#: Every table a Bower library may have (``SCHEMA`` and the club night tables).
+BOWER_TABLES = frozenset(SCHEMA) | frozenset(("club_nights", "club_players", "club_results", "club_corrections"))
+
+
+def side_path(path: str | os.PathLike, what: str) -> Path:
+    """The library ``path``'s side file ``what`` (``"raw"``, ``"partial"``,
+    ``"lock"``): ``<file>.<what>`` beside it."""
+    path = Path(path)
+    return path.with_name(f"{path.name}.{what}")
+
+
+def _foreign_tables(conn: sqlite3.Connection) -> list[str]:
+    # The tables of another program's database: it has tables, and none of
+    # Bower's (a library with every table dropped has none at all).
+    have = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if not str(r[0]).startswith("sqlite_")]
+    return [] if not have or BOWER_TABLES & set(have) else sorted(have)
+
+
+def _header_problem(path: Path) -> str | None:
+    # Why the existing file ``path`` is not a whole SQLite database, or None
+    # (an empty or missing file is None too: SQLite makes a new one there).
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+            size = os.fstat(f.fileno()).st_size
+    except OSError:
+        return None             # missing, or a directory: SQLite says why
+    if not head:
+        return None
+    if head[:16] != _SQLITE_MAGIC:
+        return "not an SQLite database"
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    if len(head) < 100 or page < 512 or page & (page - 1) or size < page:
+        return f"cut short: {size} bytes, less than a whole page"
+    return None
+
+
+def _sqlite_file(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == _SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def _library_file(path: Path) -> bool:
+    """Is ``path`` (maybe) a Bower library: an SQLite file with one of
+    Bower's tables, or one too damaged to tell. Read only."""
+    if not path.is_file() or not _sqlite_file(path):
+        return False
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except (sqlite3.Error, ValueError, OSError):
+        return True
+    try:
+        return not _foreign_tables(conn) and bool(
+            conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table'").fetchone())
+    except sqlite3.Error:
+        return True
+    finally:
+        conn.close()
+
+
+def _legacy_files(kind: str, d: Path) -> list[Path] | None:
+    """The files of an older bower's ``raw/`` or ``partial/`` directory
+    ``d``, or None when it holds anything else (then it is not bower's)."""
+    out = []
+    try:
+        for sub in d.iterdir():
+            if sub.is_symlink() or not sub.is_dir():
+                return None
+            for f in sub.iterdir():
+                if f.is_symlink() or not f.is_file() or not f.name.endswith(_LEGACY_FILES[kind]):
+                    return None
+                out.append(f)
+    except OSError:
+        return None
+    return out
+
+
+def _raw_paths(path: Path) -> dict[str, str] | None:
+    # ``{archive path: SHA-256}`` of the library's games, or None if it
+    # cannot be read. Only paths bower writes (``<device>/<file>.log``).
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except (sqlite3.Error, ValueError, OSError):
+        return None
+    try:
+        rows = conn.execute("SELECT raw_path, raw_sha256 FROM games WHERE raw_path IS NOT NULL").fetchall()
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+    out = {}
+    for rel, sha in rows:
+        parts = Path(str(rel)).parts
+        if len(parts) == 2 and all(x == safe_name(x) for x in parts) and parts[1].endswith(".log"):
+            out[str(rel)] = str(sha)
+    return out
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def adopt_legacy_side_files(path: Path, missing_ok: bool = False) -> tuple[str, str] | None:
+    """Give the library ``path`` what is its own of an older bower's shared
+    ``raw/`` and ``partial/`` in its directory (host/EXPORTS.md, "The
+    library's files"). Only a Bower library takes them (an SQLite file with
+    Bower's tables, or one too damaged to tell; a missing file only for
+    ``rebuild``: ``missing_ok``), and only directories that hold nothing but
+    what bower writes there (``<device>/<id>.log``, ``<device>/<id>.part``).
+
+    * The only library in the directory, without side files of its own:
+      ``raw/`` and ``partial/`` are renamed to ``<file>.raw/`` and
+      ``<file>.partial/`` (when it can be read, ``raw/`` must hold a log of
+      one of its games).
+    * Otherwise (another library there: another SQLite file with Bower's
+      tables or too damaged to tell, the library's own ``.damaged-`` copies
+      aside; or it has its own already): the logs its games name are
+      copied into ``<file>.raw/``, each only if its SHA-256 is the one the
+      game was stored with, so another library's log of the same device
+      and id is never taken. ``raw/`` and ``partial/`` stay for the others.
+      A library that cannot be read cannot say which logs are its own:
+      nothing is taken, and the line says so (unless it has its own
+      ``<file>.raw/``: it was opened before, and its logs copied then).
+
+    :returns: ``("moved", line)`` when something was renamed or copied,
+        ``("left", line)`` when this library's logs may be in ``raw/`` but
+        were left there (why, and what to do), or None: nothing to do.
+    """
+    d = path.parent
+    found = {k: d / k for k in LEGACY_SIDES
+             if (d / k).is_dir() and not (d / k).is_symlink() and _legacy_files(k, d / k)}
+    if not found:
+        return None
+    exists = os.path.lexists(path)
+    if exists and not _library_file(path) or not exists and not missing_ok:
+        return None             # a new file, an empty one or another program's: never
+    refs = _raw_paths(path) if exists else None
+    own = side_path(path, "raw")
+    others = sorted(f.name for f in _dir_files(d) if f != path
+                    and not f.name.startswith((path.name + ".", path.name + "-")) and _library_file(f))
+    todo = [k for k in found if not os.path.lexists(side_path(path, k))]
+    if not others and todo == list(found):
+        if "raw" in found and refs is not None and not any((found["raw"] / r).is_file() for r in refs):
+            return None         # none of its games' logs: an older bower's archive of another library
+        moved = []
+        for k, src in found.items():
+            try:
+                os.rename(src, side_path(path, k))
+            except OSError as e:
+                return "left", (f"cannot move {src}/ to {side_path(path, k).name}/ "
+                                f"({getattr(e, 'strerror', None) or e}): left as it is")
+            moved.append(f"{src.name}/ to {side_path(path, k).name}/")
+        return "moved", (f"moved an older bower's {' and '.join(moved)} in {d}: each library now keeps its own "
+                         "side files, named after it")
+    if "raw" not in found:
+        return None             # unfinished downloads only: fetched again from the start if need be
+    shared = f"{found['raw']}/, an older bower's archive shared by " + (
+        f"the libraries in {d} ({path.name}, {', '.join(others[:3])}{', ...' if len(others) > 3 else ''})"
+        if others else f"the libraries that were in {d}")
+    if refs is None:
+        if own.is_dir():
+            return None         # opened before, readable: its logs were copied then (below)
+        return "left", (f"{shared}, may hold this library's raw logs, but it cannot be read to tell which: "
+                        f"they were left there; move them into {own.name}/ by hand (host/EXPORTS.md, "
+                        "\"The library's files\")")
+    copied = 0
+    for rel, sha in sorted(refs.items()):
+        src, dst = found["raw"] / rel, own / rel
+        if os.path.lexists(dst) or not src.is_file() or _sha256(src) != sha:
+            continue
+        try:
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            _write_atomic(dst, src.read_bytes())
+        except OSError as e:
+            return "left", (f"cannot copy {path.name}'s raw logs to {own.name}/ "
+                            f"({getattr(e, 'strerror', None) or e}) from {shared}: left there")
+        copied += 1
+    if not copied:
+        return None
+    return "moved", (f"copied {copied} raw log(s) of {path.name}'s games to {own.name}/ (each checked by its "
+                     f"SHA-256) from {shared}; the rest stays there")
+
+
+def _dir_files(d: Path) -> list[Path]:
+    try:
+        return [f for f in d.iterdir() if f.is_file()]
+    except OSError:
+        return []
+
+
 # ----- one writer at a time, and rebuilding from the raw archive ------------------
 
 @contextmanager
@@ -864,7 +1135,7 @@ def writer_lock(path: str | os.PathLike | None, what: str) -> Iterator[Path]:
         be written to.
     """
     path = Path(path).expanduser() if path else default_path()
-    lock = path.with_name(path.name + ".lock")
+    lock = side_path(path, "lock")
     try:
         lock.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
@@ -908,30 +1179,37 @@ def _try_lock(fd: int) -> bool:
 def archived_logs(raw_dir: Path) -> list[Path]:
     """The archive's logs that were stored (``<id>.log``, then other
     versions ``<id>.<sha>.log``), not the refused ``.mismatch-`` ones."""
-    logs = [p for p in raw_dir.glob("*/*.log") if ".mismatch-" not in p.name and p.is_file()]
+    try:
+        if not raw_dir.is_dir():
+            return []
+        logs = [p for p in raw_dir.glob("*/*.log") if ".mismatch-" not in p.name and p.is_file()]
+    except OSError:
+        return []
     return sorted(logs, key=lambda p: (p.parent.name, p.name.count("."), p.name))
 
 
 def rebuild(path: str | os.PathLike | None = None, clock=time.time) -> tuple[Path, Path | None, dict]:
-    """Make the library at ``path`` anew from the raw logs archived beside it.
+    """Make the damaged (or missing) library at ``path`` anew from its own
+    raw logs (``<file>.raw/``).
 
     The new library is built beside the old file, which is then kept as
-    ``<name>.damaged-<time>`` (never deleted) and replaced.
+    ``<name>.damaged-<time>`` (never deleted) and replaced. A sound library
+    (``Library.verify``), another program's file, a library of a newer
+    bower and a file that is not a library and has no raw logs of its own
+    are refused, untouched.
 
     :returns: ``(path, where the old file was kept or None, {status: count})``.
-    :raises LibraryError: no raw logs, or the directory cannot be written.
+    :raises LibraryError: refused (why, in one line), no raw logs, or the
+        directory cannot be written.
     """
     path = Path(path).expanduser() if path else default_path()
-    raw_dir = path.parent / "raw"
-    logs = archived_logs(raw_dir) if raw_dir.is_dir() else []
-    if not logs:
-        raise LibraryError(f"no raw logs in {raw_dir} to rebuild the game library {path} from")
+    logs = rebuild_check(path)
     tmp = path.with_name(path.name + ".rebuild")
     counts: dict = {}
     try:
         for p in (tmp, tmp.with_name(tmp.name + "-journal")):
             p.unlink(missing_ok=True)
-        with Library(tmp, clock=clock) as lib:
+        with Library(tmp, clock=clock, sides=path) as lib:
             # One fsync of the finished file below instead of one per game.
             lib.conn.execute("PRAGMA synchronous = OFF")
             for f in logs:
@@ -953,6 +1231,54 @@ def rebuild(path: str | os.PathLike | None = None, clock=time.time) -> tuple[Pat
     except (OSError, sqlite3.Error) as e:
         raise LibraryError(f"cannot rebuild the game library {path}: {e}{_write_hint(path, e)}") from None
     return path, kept, counts
+
+
+def rebuild_check(path: str | os.PathLike | None = None) -> list[Path]:
+    """Refuse what ``rebuild`` must not replace (see there), before anything
+    is written, even a lock file.
+
+    :returns: the raw logs to rebuild from (``<file>.raw/``).
+    :raises LibraryError: why not, in one line.
+    """
+    path = Path(path).expanduser() if path else default_path()
+    adopted = adopt_legacy_side_files(path, missing_ok=True)
+    if adopted and adopted[0] == "moved":
+        print(f"bower: {adopted[1]}", file=sys.stderr)
+    if adopted and adopted[0] == "left":
+        # Its logs may be there: a library rebuilt without them would lack games.
+        raise LibraryError(f"cannot rebuild {path} from its own raw logs alone: {adopted[1]}")
+    raw_dir = side_path(path, "raw")
+    logs = archived_logs(raw_dir)
+    if os.path.lexists(path):
+        _refuse_unless_damaged(path, raw_dir, bool(logs))
+    if not logs:
+        raise LibraryError(f"no raw logs in {raw_dir} to rebuild the game library {path} from")
+    return logs
+
+
+def _refuse_unless_damaged(path: Path, raw_dir: Path, has_logs: bool) -> None:
+    # ``rebuild`` replaces only a damaged library: raise LibraryError for
+    # anything else, which stays as it is.
+    if not path.is_file():
+        raise LibraryError(f"{path} is not a file: give --db the game library to rebuild (nothing was changed)")
+    if path.stat().st_size == 0 and not has_logs:
+        # Opening it would make it an empty library.
+        raise LibraryError(f"{path} is an empty file, not a Bower game library, and there are no raw logs in "
+                           f"{raw_dir} to rebuild one from: nothing was changed")
+    try:
+        with Library(path, create=False) as lib:
+            lib.verify()
+            n = lib.count()
+    except LibraryDamaged as e:
+        if has_logs:
+            return
+        if _sqlite_file(path):
+            raise LibraryError(f"the game library {path} is damaged, and there are no raw logs in {raw_dir} to "
+                               "rebuild it from: nothing was changed") from None
+        raise LibraryError(f"{path} is not a Bower game library ({e.why}), and "
+                           f"there are no raw logs in {raw_dir} to rebuild one from: nothing was changed") from None
+    raise LibraryError(f"the game library {path} is sound ({n} game(s); `bower library check` finds nothing "
+                       "wrong): rebuild remakes only a damaged library, so nothing was changed")
 
 
 # ----- club nights (bower_host.club; host/CLUB.md) ---------------------------------

@@ -39,6 +39,11 @@ What Bower writes (``host/EXPORTS.md`` says it for users):
   dealt again. (In table mode with results, their events go with the next
   deal's events, so an import gives back the same game.)
 
+The reader's side (``bower import``, host/bower_host/importer.py) takes
+EGN 1.0 to 1.6: ``upgrade`` reads 1.0's older key names, ``expand`` packed
+deals, ``deal_outcome`` says who played each card and who took each trick.
+A game that started at a score writes it as ``initialScore``.
+
 ::
 
     doc = from_log(log_text, game_id="e6614103e7/g0001")
@@ -54,7 +59,7 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from euchre.cardmode import played_by
 from euchre.cards import HIGH_JOKER, LOW_JOKER, RANKS, SUITS, card_name, parse_card
@@ -192,7 +197,8 @@ def from_replay(rp: Replay, game_id: str | None = None, table_results: bool = Fa
     md["title"] = title if len(title) <= MAX_TITLE else r.title
     md["description"] = _description(rp)
     md["players"] = list(g.players)
-    md["initialScore"] = [0, 0]
+    start = g.start or [0, 0]
+    md["initialScore"] = [start[0], start[1]]
     if g.result:
         md["finalScore"] = [g.scores[0], g.scores[1]]
     started = rp.header.get("started")
@@ -352,6 +358,7 @@ class DealOutcome:
     tricks: list | None = None  # tricks won per team [0/2, 1/3]
     delta: list | None = None   # points per team [0/2, 1/3]
     first_lead: int | None = None   # the seat EGN's lead rule names (skipping only the loner's partner)
+    winners: list | None = None     # the seat that took each whole trick
 
 
 def _phase(deal: dict, kind: str) -> dict | None:
@@ -442,7 +449,7 @@ def deal_outcome(deal: dict, ruleset: dict | None = None) -> DealOutcome:
         return s
 
     per = 4 - len(out)
-    seats, taken = [], [0, 0]
+    seats, taken, winners = [], [0, 0], []
     for trick in play["tricks"]:
         order = [after(lead, i) for i in range(len(trick))]
         seats.append(order)
@@ -451,6 +458,7 @@ def deal_outcome(deal: dict, ruleset: dict | None = None) -> DealOutcome:
             best = max(range(len(trick)), key=lambda i: _power(trick[i], trump, led))
             lead = order[best]
             taken[lead % 2] += 1
+            winners.append(lead)
         else:
             lead = after(lead, 1)
     side = maker % 2
@@ -465,7 +473,7 @@ def deal_outcome(deal: dict, ruleset: dict | None = None) -> DealOutcome:
             delta[1 - side] = 4
         else:
             delta[1 - side] = rs.get("loner_euchred_score", 2) if alone else 2
-    res.seats, res.tricks, res.delta = seats, taken, delta
+    res.seats, res.tricks, res.delta, res.winners = seats, taken, delta, winners
     return res
 
 
@@ -489,6 +497,58 @@ def expand(doc: dict) -> dict:
     out = dict(doc)
     out["deals"] = [unpack_deal(d, i) if isinstance(d, str) else d for i, d in enumerate(doc.get("deals") or [])]
     return out
+
+
+# ----- older 1.x files ------------------------------------------------------------
+#
+# EGN 1.0 wrote some keys in snake_case (``player_cards``, ``calls_annotations``,
+# ``match_id``...), numbered phases from 1, could call the play phase
+# ``TRICK_PLAY_PHASE`` and had two fields 1.2 dropped as redundant: ``kitty``
+# (the three cards under the upcard, ``""`` when unknown) and ``initialLead``
+# (the seat that led the first trick). 1.1 renamed the keys; 1.2 to 1.6 only
+# added fields. ``upgrade`` reads any of them as 1.6 and keeps the two old
+# fields, which a reader may use as extra facts (a known kitty can tell the
+# dealer's discard; ``initialLead`` must agree with EGN's lead rule).
+
+READS = "1.0 to 1.6"
+_VERSION_RE = re.compile(r"1\.[0-6](?:\.\d+)?")
+_OLD_KEYS = {
+    "file_type": "fileType", "match_id": "gameId", "matchId": "gameId", "initial_score": "initialScore",
+    "final_score": "finalScore", "player_ids": "playerIds", "deal_number": "dealNumber",
+    "initial_state": "initialState", "up_card": "upCard", "player_cards": "playerCards",
+    "phase_number": "phaseNumber", "is_alone": "isAlone", "alone_defender": "aloneDefender",
+    "card_exchanges": "cardExchanges", "calls_annotations": "callAnnotations",
+    "tricks_annotations": "playAnnotations", "play_annotations": "playAnnotations",
+    "alternative_lines": "alternativeLines", "branch_index": "branchIndex", "initial_lead": "initialLead",
+    "max_deals": "num_deals",
+}
+
+
+def readable_version(version) -> bool:
+    """Whether this reader takes an EGN file of ``version`` (1.0 to 1.6, any patch)."""
+    return isinstance(version, str) and bool(_VERSION_RE.fullmatch(version))
+
+
+def upgrade(doc: dict) -> dict:
+    """``doc`` (EGN 1.0 to 1.6) with 1.0's snake_case keys renamed as 1.6 names
+    them and ``TRICK_PLAY_PHASE`` read as ``TRICK_PLAY`` (a new dict; ``doc``
+    is unchanged). A key present under both names keeps the current one.
+    """
+    def up(x: Any) -> Any:
+        if isinstance(x, list):
+            return [up(v) for v in x]
+        if not isinstance(x, dict):
+            return x
+        out = {}
+        for k, v in x.items():
+            name = _OLD_KEYS.get(k, k)
+            if name in out and name != k:
+                continue
+            out[name] = up(v)
+        if out.get("type") == "TRICK_PLAY_PHASE":
+            out["type"] = "TRICK_PLAY"
+        return out
+    return up(doc)
 
 
 # ----- packed deals (EGN's condensed bit format, docs/binary-format.md) --------------

@@ -8,13 +8,12 @@ the engine's replay of each game's log, stored per hand: no rules here.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Iterator
 
 from euchre import Rules
 from euchre.notation import describe_rules
@@ -22,7 +21,8 @@ from euchre.rules import VARIANTS
 
 from bower_host.cli import CommandError
 from bower_host.db import Library, LibraryError, replay
-from bower_host import egn
+from bower_host.progress import Progress
+from bower_host import csvout, egn
 
 FORMATS = ("csv", "json", "egn")
 STAT_FORMATS = ("table", "csv", "json")
@@ -120,14 +120,67 @@ def _console():
     return Console(file=sys.stdout, highlight=False, width=None if tty else 200, soft_wrap=not tty)
 
 
-def _table(title: str | None, columns: list[str], rows: list[list], right=()):
+def _table(con, columns: list[str], rows: list[list], right=(), key=(), drop=()):
+    """A table of ``rows`` (text as it is: no rich markup) for ``con``.
+
+    One line per row when it fits the console. When it does not (an 80-column
+    terminal), the columns in ``drop`` go first, in that order, until it fits;
+    if it still does not, every column gets a fixed width and wraps, the ones
+    in ``key`` (those a user types back, such as the ID ``bower show`` takes,
+    and the scores) wide enough for all their cells, only their headings
+    wrapping. No cell is ever cut short."""
     from rich import box
+    from rich.cells import cell_len
     from rich.table import Table
-    t = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False, show_edge=False)
-    for c in columns:
-        t.add_column(c, justify="right" if c in right else "left", no_wrap=True)
-    for r in rows:
-        t.add_row(*[("" if v is None else str(v)) for v in r])
+    from rich.text import Text
+
+    cells = [["" if v is None else str(v) for v in r] for r in rows]
+    cols = list(range(len(columns)))
+
+    def longest(texts, words=False) -> int:
+        texts = [w for t in texts for w in t.split()] if words else list(texts)
+        return max([cell_len(t) for t in texts] + [1])
+
+    def width(ws) -> int:                       # the columns plus 3 between each two (pad, rule, pad)
+        return sum(ws) + 3 * (len(ws) - 1)
+
+    content = {c: longest([r[c] for r in cells]) for c in cols}
+    natural = {c: max(content[c], cell_len(columns[c])) for c in cols}
+    # Too wide: columns with nothing in them go first, then those in ``drop``.
+    empty = [columns[c] for c in cols if columns[c] not in key and not any(r[c] for r in cells)]
+    for name in empty + list(drop):
+        if width([natural[c] for c in cols]) <= con.width:
+            break
+        cols = [c for c in cols if columns[c] != name]
+    fixed: dict[int, int] = {}
+    if width([natural[c] for c in cols]) > con.width:
+        # Each column's narrowest: a key column's longest cell, any other's longest word (in a
+        # very narrow terminal the other columns go, from the right, till the rest fits); the
+        # room left goes a character at a time to the columns still short of their longest
+        # cell, then of their heading.
+        fixed = {c: max(content[c], longest([columns[c]], words=True)) if columns[c] in key
+                 else longest([columns[c]] + [r[c] for r in cells], words=True) for c in cols}
+        while width(list(fixed.values())) > con.width and any(columns[c] not in key for c in cols):
+            c = [c for c in cols if columns[c] not in key][-1]
+            cols.remove(c)
+            del fixed[c]
+        room = con.width - width(list(fixed.values()))
+        for goal in (content, natural):
+            while room > 0 and any(fixed[c] < goal[c] for c in cols):
+                for c in cols:
+                    if room > 0 and fixed[c] < goal[c]:
+                        fixed[c] += 1
+                        room -= 1
+    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for c in cols:
+        just = "right" if columns[c] in right else "left"
+        if fixed:
+            t.add_column(Text(columns[c], no_wrap=False, overflow="fold"), justify=just, width=fixed[c],
+                         no_wrap=False, overflow="fold")
+        else:
+            t.add_column(Text(columns[c]), justify=just, no_wrap=True)
+    for r in cells:
+        t.add_row(*[Text(r[c]) for c in cols])
     return t
 
 
@@ -139,8 +192,10 @@ def cmd_games(args: argparse.Namespace) -> int:
         rows = [[g["id"], f"{g['device']}/{g['game_key']}", _date(g["started"]), _title(g["variant"]),
                  "cards" if g["mode"] == "cards" else "table", _players_text(g), result_text(g), g["hands"]]
                 for g in lib.games()]
-        _console().print(_table(None, ["ID", "Game", "Date", "Variant", "Mode", "Players", "Result", "Hands"],
-                                rows, right=("ID", "Hands")))
+        con = _console()
+        # At 80 columns: the ID (what `bower show` takes) always; device/id, mode, hands, date go first.
+        con.print(_table(con, ["ID", "Game", "Date", "Variant", "Mode", "Players", "Result", "Hands"], rows,
+                         right=("ID", "Hands"), key=("ID",), drop=("Game", "Mode", "Hands", "Date")))
     return 0
 
 
@@ -219,7 +274,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         cols.remove("Partner")
         for r in rows:
             del r[6]
-    con.print(_table(None, cols, rows, right=("#", "Tricks")))
+    # At 80 columns: the hand, maker, trump, tricks and scores always; the upcard and dealer go first.
+    con.print(_table(con, cols, rows, right=("#", "Tricks"), key=("#", "Maker", "Trump", "Tricks", score_head),
+                     drop=("Up", "Dealer")))
     con.print(f"Result: {result_text(g)}" + ("" if g["finished"] else f" after {g['hands']} hands"))
     if g["dropped"]:
         con.print(f"Note: the log's last line was torn and dropped ({g['dropped']})")
@@ -237,15 +294,8 @@ CSV_COLUMNS = (["game", "device", "game_id", "variant", "mode", "rules", "target
                 "partner", "partner_seat", "maker_tricks", "outcome", "result", "reason"]
                + [f"seat{s}_{k}" for s in range(MAX_SEATS) for k in ("name", "tricks", "points", "score")])
 
-# A cell a spreadsheet would run as a formula (OWASP "CSV injection").
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_cell(value: object) -> object:
-    """``value`` safe for a spreadsheet: text starting like a formula gets a ``'`` first."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
+#: A cell safe for a spreadsheet (every CSV is written by ``bower_host.csvout``).
+csv_cell = csvout.cell
 
 
 def _seat_no(s) -> int | str:
@@ -255,7 +305,7 @@ def _seat_no(s) -> int | str:
 def csv_rows(g: dict, hands: list[dict]) -> list[dict]:
     """One CSV row per finished hand: players by name and seat, the rule set,
     target, first dealer and winner on every row, per-seat columns (see
-    host/EXPORTS.md). Text cells are escaped against formula injection."""
+    host/EXPORTS.md). ``csvout`` escapes the text cells against formula injection."""
     rules = Rules(g["variant"], g["options"])
     winners = g["winners"] if g["finished"] and g["winners"] else []
     game = {"game": g["id"], "device": g["device"], "game_id": g["game_key"], "variant": g["variant"],
@@ -281,7 +331,7 @@ def csv_rows(g: dict, hands: list[dict]) -> list[dict]:
             row[f"seat{s}_tricks"] = h["tricks"][s] if has else ""
             row[f"seat{s}_points"] = h["points"][s] if has else ""
             row[f"seat{s}_score"] = h["scores"][s] if has else ""
-        out.append({k: csv_cell(v) for k, v in row.items()})
+        out.append(row)
     return out
 
 
@@ -296,6 +346,7 @@ def game_json(g: dict, hands: list[dict]) -> dict:
         "started": _iso(g["started"]), "finished": bool(g["finished"]), "result": g["result"],
         "winners": [names[s] for s in g["winners"]] if g["winners"] else [],
         "scores": g["scores"],
+        "initial_scores": list(rp.game.start or [0] * len(names)),
         "hands": [{"number": h["number"], "dealer": h["dealer"], "upcard": h["upcard"], "up_suit": h["up_suit"],
                    "maker": h["maker"], "trump": h["trump"], "alone": h["alone"],
                    "lone_defender": h["lone_defender"], "partner_card": h["partner_card"],
@@ -324,6 +375,14 @@ def _write(text: str, out: str | None) -> None:
         raise CommandError(f"cannot write {out}: {e}") from e
 
 
+def _each(games: list[dict], bar: Progress) -> Iterator[dict]:
+    # The games, counted on a progress bar (a long export shows one on a terminal).
+    bar.set("games", "exporting", total=len(games))
+    for g in games:
+        yield g
+        bar.advance("games")
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     fmt = (args.format or "").lower()
     if fmt not in FORMATS:
@@ -339,15 +398,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         else:
             chosen = list(reversed(lib.games()))
         if fmt == "csv":
-            buf = io.StringIO()
-            w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
-            w.writeheader()
-            for g in chosen:
-                w.writerows(csv_rows(g, lib.hands(g["id"])))
-            _write(buf.getvalue(), args.output)
+            with Progress() as bar:
+                rows = [r for g in _each(chosen, bar) for r in csv_rows(g, lib.hands(g["id"]))]
+            _write(csvout.dumps_dicts(CSV_COLUMNS, rows), args.output)
         elif fmt == "json":
-            doc = {"format": "bower-library-export", "version": 1,
-                   "games": [game_json(g, lib.hands(g["id"])) for g in chosen]}
+            with Progress() as bar:
+                doc = {"format": "bower-library-export", "version": 1,
+                       "games": [game_json(g, lib.hands(g["id"])) for g in _each(chosen, bar)]}
             _write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", args.output)
         else:
             _export_egn(chosen, bool(args.games), args.output, bool(getattr(args, "table_results", False)))
@@ -361,13 +418,14 @@ def _export_egn(chosen: list[dict], named: bool, out: str | None, table_results:
         raise CommandError(f"EGN holds one game per file and {len(chosen)} games were chosen: -o must name an "
                            f"existing directory (there is no directory {out}); or give one GAME")
     docs = []
-    for g in chosen:
-        try:
-            docs.append((g, _egn_of(g, table_results)))
-        except CommandError as e:
-            if named:
-                raise
-            print(f"bower: skipped {e}", file=sys.stderr)
+    with Progress() as bar:
+        for g in _each(chosen, bar):
+            try:
+                docs.append((g, _egn_of(g, table_results)))
+            except CommandError as e:
+                if named:
+                    raise
+                print(f"bower: skipped {e}", file=sys.stderr)
     if not docs:
         raise CommandError("none of the games can be written as EGN (it holds Classic Euchre only, "
                            "and table-mode games only with --table-results)")
@@ -448,18 +506,17 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if fmt == "json":
         _write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n", None)
     elif fmt == "csv":
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-        _write(buf.getvalue(), None)
+        _write(csvout.dumps_dicts(list(rows[0]), rows), None)
     else:
         cols = ["Player", "Variant", "Games", "Wins", "Hands", "Points", "Pts/hand", "Called", "Made",
                 "Euchred", "Alone", "Lone marches", "Marches"]
         data = [[r["player"], _title(r["variant"]), r["games"], r["wins"], r["hands"], r["points"],
                  f"{r['points_per_hand']:.2f}", r["called"], r["made"], r["euchred"], r["alone"],
                  r["alone_marches"], r["marches"]] for r in rows]
-        _console().print(_table(None, cols, data, right=cols[2:]))
+        con = _console()
+        # At 80 columns: player, variant, games, wins, points and points per hand always.
+        con.print(_table(con, cols, data, right=cols[2:], key=("Player", "Variant", "Games", "Wins", "Pts/hand"),
+                         drop=("Lone marches", "Marches", "Alone", "Euchred", "Hands", "Called", "Made")))
     return 0
 
 
@@ -477,7 +534,9 @@ def plot_game(g: dict, hands: list[dict], path: str) -> None:
     winners = set(g["winners"] or []) if g["finished"] else set()
     marked: dict = {}
     for label, seats in sides(g):
-        ys = [0] + [h["scores"][seats[0]] for h in hands]
+        # (from the score the game started at: the first hand's less its points)
+        ys = [hands[0]["scores"][seats[0]] - hands[0]["points"][seats[0]] if hands else g["scores"][seats[0]]]
+        ys += [h["scores"][seats[0]] for h in hands]
         won = bool(winners & set(seats))
         line, = ax.plot(xs, ys, marker="o", markersize=3, linewidth=2.4 if won else 1.5,
                         drawstyle="steps-post", label=label + (" (winner)" if won else ""))
@@ -503,11 +562,26 @@ def plot_game(g: dict, hands: list[dict], path: str) -> None:
     fig.savefig(path)
 
 
+def chart_path(output: str | None, game: int) -> Path:
+    """The file ``bower plot -o OUTPUT`` writes: ``bower-<game>.png`` in the
+    current directory or in OUTPUT when that is a directory; OUTPUT with
+    ``.png`` added when it has no extension (as matplotlib would add it)."""
+    name = f"bower-{game}.png"
+    if not output:
+        return Path(name)
+    path = Path(output)
+    if path.is_dir():
+        return path / name
+    if output.endswith(("/", os.sep)):
+        raise CommandError(f"cannot write the chart: there is no directory {output}")
+    return path if path.suffix else path.with_name(path.name + ".png")
+
+
 def cmd_plot(args: argparse.Namespace) -> int:
     with open_library(args.db) as lib:
         g = resolve(lib, args.game)
         hands = lib.hands(g["id"])
-    out = args.output or f"bower-{g['id']}.png"
+    out = str(chart_path(args.output, g["id"]))
     try:
         plot_game(g, hands, out)
     except (OSError, ValueError) as e:
@@ -552,5 +626,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     p = db_opt(sub.add_parser("plot", help="chart a game's score progression to an image"))
     p.add_argument("game", metavar="GAME", help="the game's number in 'bower games', or device/game id")
-    p.add_argument("-o", "--output", metavar="FILE", help="image file, e.g. chart.png (default bower-<number>.png)")
+    p.add_argument("-o", "--output", metavar="FILE", help="image file, e.g. chart.png (.png is added to a name "
+                                                          "without extension), or a directory to write "
+                                                          "bower-<number>.png in (default: that name, here)")
     p.set_defaults(func=cmd_plot)

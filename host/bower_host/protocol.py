@@ -226,6 +226,7 @@ class Client:
 
     def list(self) -> list[GameEntry]:
         """The games stored on the device."""
+        started = time.monotonic()
         for attempt in range(self.retries + 1):
             first, items = self._exchange("LIST", (), attempt, want_items=True)
             if first is None:
@@ -242,11 +243,13 @@ class Client:
                     break
             else:
                 return out
-        raise self._failure()
+        raise self._failure(started)
 
-    def get(self, game_id: str, offset: int, n: int = MAX_CHUNK) -> bytes:
+    def get(self, game_id: str, offset: int, n: int = MAX_CHUNK, since: float | None = None) -> bytes:
         """Up to ``n`` bytes of a game's log from ``offset`` (b"" at the end);
-        re-asked when the chunk fails its checks."""
+        re-asked when the chunk fails its checks. ``since``: when the wait
+        for this chunk began (``fetch``'s, before it asks again here)."""
+        started = time.monotonic() if since is None else since
         for attempt in range(self.retries + 1):
             r, _ = self._exchange("GET", (game_id, offset, n), attempt)
             if r is None:
@@ -255,6 +258,8 @@ class Client:
                 return _chunk(r, game_id, offset, n)
             except CorruptReply as e:
                 self._last = e
+        if isinstance(self._last, LinkTimeout):
+            raise self._failure(started)
         raise CorruptReply(f"the chunk of {game_id} at offset {offset} failed its checks "
                            f"{self.retries + 1} times: {self._last}")
 
@@ -276,6 +281,7 @@ class Client:
                 nxt += n
             tag, off, n = pending[0]
             lost = False
+            waiting = time.monotonic()
             try:
                 r = self._await({t for t, _, _ in pending})
                 if r.tag != tag:            # replies come in order: ours was lost
@@ -295,7 +301,7 @@ class Client:
                 pending.clear()
                 if lost or isinstance(e, LinkTimeout):
                     self._rehandshake("GET")     # the device may have been reset
-                data = self.get(game_id, off, n)
+                data = self.get(game_id, off, n, since=waiting if isinstance(e, LinkTimeout) else None)
                 nxt = off + len(data)
             yield data
             if len(data) < n:
@@ -376,14 +382,18 @@ class Client:
         return s
 
     def _request(self, cmd: str, *args) -> Reply:
+        started = time.monotonic()
         for attempt in range(self.retries + 1):
             r, _ = self._exchange(cmd, args, attempt)
             if r is not None:
                 return r
-        raise self._failure()
+        raise self._failure(started)
 
-    def _failure(self) -> ProtocolError:
-        # What the last attempt ran into (every failed attempt sets it).
+    def _failure(self, started: float) -> ProtocolError:
+        # What the last attempt ran into (every failed attempt sets it); a
+        # timeout says how long every attempt together waited.
+        if isinstance(self._last, LinkTimeout):
+            return LinkTimeout(self._timeout_message(time.monotonic() - started))
         return self._last if self._last is not None else ProtocolError("no attempt was made")
 
     def _exchange(self, cmd, args, attempt, want_items=False):
@@ -448,15 +458,23 @@ class Client:
                 # An error the device could not tag: one of ours was damaged.
                 raise CorruptReply(f"the device could not read a request: {' '.join(r.words[1:])}")
 
-    def _timeout_message(self) -> str:
+    def _timeout_message(self, waited: float | None = None) -> str:
+        # ``waited``: the seconds every attempt at a request waited together
+        # (each of the retries + 1 attempts waits ``timeout``; after a timeout
+        # the handshake is repeated first, which can wait as long again).
         name = getattr(self.t, "name", "the port")
-        msg = f"no reply from the device on {name} within {self.timeout:g} s"
+        if waited is None:
+            msg = f"no reply from the device on {name} within {self.timeout:g} s"
+        else:
+            tries = "1 try" if self.retries == 0 else f"{self.retries + 1} tries"
+            msg = (f"no reply from the device on {name} in {waited:.1f} s ({tries}, waiting up to "
+                   f"{self.timeout:g} s for each reply)")
         if self.noise:
             last = self.noise[-1][:60].decode("ascii", "replace").strip()
-            msg += f" (it printed {last!r}: is it at the MicroPython REPL instead of running Bower? " \
-                   "press its reset button or run `mpremote reset`)"
+            msg += f"; it printed {last!r}: is it at the MicroPython REPL instead of running Bower? " \
+                   "press its reset button or run `mpremote reset`"
         else:
-            msg += " (is the Bower app running on it?)"
+            msg += ": is the Bower app running on it?"
         return msg
 
     def _rehandshake(self, cmd: str) -> None:

@@ -1,10 +1,11 @@
 """``bower library check`` and ``bower library rebuild``: a damaged library.
 
 Every game ``bower sync`` stores is also archived as its raw log in
-``raw/<device>/<id>.log`` beside the library file, so a library with bad
-pages or a missing table (reported in one line by every command that opens
-it) can be made again from those logs. The damaged file is kept, renamed,
-never deleted.
+``<library>.raw/<device>/<id>.log`` beside the library file, so a library
+with bad pages or a missing table (reported in one line by every command that
+opens it) can be made again from those logs. The damaged file is kept,
+renamed, never deleted. ``rebuild`` refuses a sound library and a file that
+is not a library (``db.rebuild``): nothing is renamed then.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import argparse
 import os
 
 from bower_host.cli import CommandError
-from bower_host.db import Library, LibraryError, rebuild, writer_lock
+from bower_host.db import Library, LibraryError, rebuild, rebuild_check, writer_lock
 
 
 def _path(args):
@@ -23,17 +24,21 @@ def _path(args):
 def cmd_check(args: argparse.Namespace) -> int:
     try:
         with Library(_path(args), create=False) as lib:
-            n, path = lib.count(), lib.path
+            lib.verify()
+            n, path, note = lib.count(), lib.path, lib.side_note
             damaged = lib.conn.execute("SELECT COUNT(*) FROM games WHERE damaged IS NOT NULL").fetchone()[0]
     except LibraryError as e:
         raise CommandError(str(e)) from None
-    note = f"; {damaged} stored only up to a corrupt line (see `bower show`)" if damaged else ""
-    print(f"{path}: sound, {n} game(s){note}")
+    damaged_note = f"; {damaged} stored only up to a corrupt line (see `bower show`)" if damaged else ""
+    print(f"{path}: sound, {n} game(s){damaged_note}")
+    if note:
+        print(f"Note: {note}")
     return 0
 
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
     try:
+        rebuild_check(_path(args))      # a refusal writes nothing, not even the lock file
         with writer_lock(_path(args), "bower library rebuild"):
             path, kept, counts = rebuild(_path(args))
     except LibraryError as e:

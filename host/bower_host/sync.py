@@ -3,9 +3,9 @@
 ``bower sync [--port P] [--db PATH]`` pulls every game log the host does not
 have yet, resuming where an interrupted transfer stopped:
 
-* Bytes already fetched live in ``<data dir>/partial/<device>/<game>.part``
-  (the data dir is the directory holding the database and its ``raw``
-  archive) and a download continues from their length. A game the library
+* Bytes already fetched live in ``<library>.partial/<device>/<game>.part``
+  beside the library file (each library has its own, as it has its raw
+  archive ``<library>.raw/``) and a download continues from their length. A game the library
   already holds that has grown on the device (synced in the middle of a game)
   continues from the stored bytes; one it holds unchanged is skipped.
 * Each chunk is checked (line CRC, chunk CRC) and re-asked when damaged; the
@@ -99,8 +99,8 @@ def _crc(data: bytes) -> str:
 
 
 def partial_root(library: Library) -> Path:
-    """Where interrupted downloads are kept: beside the library's raw archive."""
-    return Path(library.raw_dir).parent / "partial"
+    """Where interrupted downloads are kept: the library's own ``<file>.partial/``."""
+    return Path(library.partial_dir)
 
 
 def stored_log(library: Library, device: str, game_id: str) -> bytes | None:
@@ -382,6 +382,31 @@ def _open_client(args) -> tuple[SerialTransport, Client]:
     return t, Client(t, timeout=args.timeout)
 
 
+def _check_port(args) -> None:
+    """Find the device's port, or check the one given, before anything is
+    created: a missing Pico or a wrong ``--port`` makes no library."""
+    import stat
+
+    from bower_host.transport import find_port
+    if args.port is None:
+        try:
+            args.port = find_port()
+        except TransportError as e:
+            raise CommandError(str(e)) from None
+        return
+    if "://" in args.port or os.name != "posix":       # a pyserial URL; COM3 is no file
+        return
+    try:
+        mode = os.stat(args.port).st_mode
+    except OSError as e:
+        raise CommandError(f"cannot open {args.port}: {e.strerror or e} (the device's port is a name such as "
+                           "/dev/ttyACM0; leave --port out to find the Pico)") from None
+    if not stat.S_ISCHR(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "a file"
+        raise CommandError(f"{args.port} is not a serial port but {kind}: give the device's port, such as "
+                           "/dev/ttyACM0, or leave --port out to find the Pico")
+
+
 def _open_library(path):
     from bower_host.db import Library, LibraryError
     try:
@@ -393,6 +418,7 @@ def _open_library(path):
 def cmd_sync(args: argparse.Namespace) -> int:
     from bower_host.db import LibraryError, writer_lock
 
+    _check_port(args)
     library = _open_library(args.db)
     try:
         with writer_lock(library.path, "bower sync"):
@@ -417,10 +443,11 @@ def _sync_locked(args, library) -> int:
         _print_outcomes(console, syncer)
         kept = " The bytes fetched so far are kept: run `bower sync` again to resume." if syncer.fetched else ""
         what = "" if isinstance(e, DeviceGone) else "sync failed: "
-        raise CommandError(f"{what}{e}.{kept}") from None
+        stop = "" if str(e).endswith((".", "?", "!")) else "."
+        raise CommandError(f"{what}{e}{stop}{kept}") from None
     except (OSError, sqlite3.Error) as e:
         # The host's disk or library refused a write: stop, nothing half-stored
-        # (each game is one transaction; fetched bytes stay in partial/).
+        # (each game is one transaction; fetched bytes stay in <library>.partial/).
         _print_outcomes(console, syncer)
         where = getattr(e, "filename", None) or Path(library.path).parent
         why = getattr(e, "strerror", None) or str(e)
@@ -452,12 +479,12 @@ def _print_outcomes(console, syncer: Syncer) -> None:
 
 
 def validate_names(names: list[str]) -> None:
-    """The device's rules for roster names, checked before sending."""
-    if len(names) > 16:
-        raise CommandError(f"at most 16 names fit on the device; got {len(names)}")
-    for n in names:
-        if not 1 <= len(n) <= 8 or any(not 32 <= ord(c) < 127 for c in n):
-            raise CommandError(f"bad name {n!r}: names are 1 to 8 printable ASCII characters")
+    """The device's rules for roster names (``bower_host.names``), checked
+    before sending. Names like ``=1+2`` are names: CSV output escapes them."""
+    from bower_host.names import roster_problem
+    why = roster_problem(names)
+    if why:
+        raise CommandError(why)
 
 
 def cmd_roster_push(args: argparse.Namespace) -> int:
@@ -494,9 +521,16 @@ def cmd_clock(args: argparse.Namespace) -> int:
     return 0
 
 
+#: ``--timeout``: seconds to wait for each reply (each request is tried up to four times).
+TIMEOUT_RANGE = (0.01, 600.0)
+
+
 def _add_link_args(p) -> None:
-    p.add_argument("--port", "-p", help="serial port of the device (default: the only Pico plugged in)")
-    p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for each reply (default 2)")
+    from bower_host import argtypes as at
+    p.add_argument("--port", "-p", type=at.text(4096, "--port"),
+                   help="serial port of the device (default: the only Pico plugged in)")
+    p.add_argument("--timeout", type=at.number(*TIMEOUT_RANGE, "--timeout", "seconds"), default=2.0,
+                   help="seconds to wait for each reply (default 2; a request is tried up to 4 times)")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -512,8 +546,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     r = subparsers.add_parser("roster", help="player names on the device")
     rs = r.add_subparsers(dest="roster_command", required=True)
     push = rs.add_parser("push", help="replace the device's roster of player names",
-                         description="Send player names (1-8 printable ASCII characters each, at most 16) "
-                                     "for the device's name picker.")
+                         description="Send player names (1-8 printable ASCII characters each, no space first "
+                                     "or last, each once, at most 16) for the device's name picker.")
     push.add_argument("names", nargs="+", metavar="NAME")
     _add_link_args(push)
     push.set_defaults(func=cmd_roster_push)

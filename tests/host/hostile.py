@@ -141,6 +141,32 @@ def corrupt_line(raw: bytes, lineno: int) -> bytes:
     return b"".join(ls)
 
 
+def refused(*args) -> tuple[int, str]:
+    """Run ``bower ARGS`` in-process where it must refuse: nothing on stdout,
+    exactly one line ``bower: ...`` on stderr, status 1 (an error) or 2 (a
+    usage error: argparse's exit). Fails on a traceback or an internal error.
+
+    :returns: ``(status, the line)``.
+    """
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main([str(a) for a in args])
+        except SystemExit as e:              # a usage error
+            rc = e.code
+    o, e = out.getvalue(), err.getvalue()
+    shown = [a if len(str(a)) <= 60 else f"<{len(str(a)):,} characters>" for a in args]
+    assert "Traceback" not in o + e and "internal error" not in e, (shown, e[:500])
+    assert rc in (1, 2) and o == "" and e.count("\n") == 1 and e.startswith("bower: "), (shown, rc, o[:500], e[:500])
+    return rc, e
+
+
+def tree(root) -> list:
+    """Every path under ``root`` (a refusal must leave it as it was)."""
+    from pathlib import Path
+    return sorted(str(p.relative_to(root)) for p in Path(root).rglob("*"))
+
+
 def bower(*args) -> tuple[int, str, str]:
     """Run ``bower ARGS`` in-process; fail on a traceback or an internal error.
 

@@ -300,7 +300,7 @@ def test_default_path_env_and_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("BOWER_DB", str(tmp_path / "x" / "mine.db"))
     assert db.default_path() == tmp_path / "x" / "mine.db"
     with Library() as lib:
-        assert lib.path == tmp_path / "x" / "mine.db" and lib.raw_dir == tmp_path / "x" / "raw"
+        assert lib.path == tmp_path / "x" / "mine.db" and lib.raw_dir == tmp_path / "x" / "mine.db.raw"
     monkeypatch.delenv("BOWER_DB")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
     import sys

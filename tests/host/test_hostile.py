@@ -88,7 +88,7 @@ def test_a_game_listed_at_a_terabyte_is_refused_unfetched(tmp_path, dbp):
     assert rc == 1 and "g0007 (failed)" in err
     assert "1,000,000,000,000 bytes, over the 4.0 MB a game log can be" in out
     assert gets == [] and sorted(stored(dbp)) == sorted(GOOD) and set(store.synced) == set(GOOD)
-    assert not list((dbp.parent / "partial").rglob("g0007*"))
+    assert not list((dbp.parent / f"{dbp.name}.partial").rglob("g0007*"))
 
 
 def test_a_listing_of_millions_of_games_is_refused_before_it_is_read(tmp_path, dbp):
@@ -138,7 +138,7 @@ def test_a_corrupt_line_stores_the_good_prefix_marks_it_damaged_and_says_so(tmp_
         assert sorted(games) == sorted(["g0004", *GOOD]) and set(store.synced) == {"g0004", *GOOD}
         g = games["g0004"]
         assert g["log"].encode() == b"".join(lines(raw)[:7]) and g["damaged"].startswith("line 8")
-        assert (dbp.parent / "raw" / g["raw_path"]).read_bytes() == bad     # every byte the device had
+        assert (dbp.parent / f"{dbp.name}.raw" / g["raw_path"]).read_bytes() == bad     # every byte the device had
         # ... and the device was told, to say so on its screen.
         assert store.warnings == ["g0004 line 8 corrupt: synced up to it"] and "the device shows it too" in out
         # Synced again: nothing fetched, nothing changed.
@@ -269,7 +269,7 @@ def test_two_syncs_at_once_one_waits_its_turn_and_no_game_goes_missing(tmp_path,
     assert second.returncode == 1 and err2.count("\n") == 1 and "is in use by bower sync (process" in err2, err2
     assert "Traceback" not in err1.decode() + err2
     assert len(stored(dbp)) == 4 and all(g["synced"] for g in dev.store.games())
-    assert not list((dbp.parent / "partial").rglob("*.part"))
+    assert not list((dbp.parent / f"{dbp.name}.partial").rglob("*.part"))
 
 
 def test_the_writer_lock_is_held_once_and_released(tmp_path):

@@ -84,7 +84,7 @@ def test_full_sync_stores_every_game_replayed_and_marks_it_synced(dev, db, capsy
         assert g["scores"] == game.scores and g["finished"] == 1
         assert f"{gid}    new" in out
     assert all(g["synced"] for g in dev.store.games())
-    assert not list((db.parent / "partial").rglob("*.part"))
+    assert not list((db.parent / f"{db.name}.partial").rglob("*.part"))
 
 
 def test_sync_twice_fetches_nothing_new_and_never_duplicates(dev, db, capsys):
@@ -132,7 +132,7 @@ def test_interrupted_sync_keeps_the_partial_and_resumes_from_it(tmp_path, db, ca
         assert sync(dev, db) == 1
     err = capsys.readouterr().err
     assert "went away" in err and "run `bower sync` again to resume" in err
-    part = db.parent / "partial" / "e6614103e7" / f"{gid}.part"
+    part = db.parent / f"{db.name}.partial" / "e6614103e7" / f"{gid}.part"
     assert part.read_bytes() == dev.store.read(gid, 0, 2048)      # the verified chunk was kept
     with Library(db) as lib:
         assert lib.count() == 0                                   # nothing half-stored
@@ -164,7 +164,7 @@ def test_a_hung_device_times_out_clearly_then_resumes(tmp_path, db, capsys):
 
 
 def test_a_stale_partial_that_does_not_match_is_fetched_again(dev, db):
-    part = db.parent / "partial" / "e6614103e7" / "g0001.part"
+    part = db.parent / f"{db.name}.partial" / "e6614103e7" / "g0001.part"
     part.parent.mkdir(parents=True)
     stale = b'[{"not": "this game"},"00000000"]\n'
     part.write_bytes(stale)
@@ -260,7 +260,7 @@ def test_a_log_that_does_not_replay_is_reported_kept_and_not_marked_synced(tmp_p
     assert f"{gid} (mismatch)" in cap.err
     games = {g["id"]: g for g in dev.store.games()}
     assert not games[gid]["synced"] and games[good]["synced"]
-    kept = list((db.parent / "raw").rglob(f"{gid}*.log"))
+    kept = list((db.parent / f"{db.name}.raw").rglob(f"{gid}*.log"))
     assert kept and kept[0].read_bytes() == dev.store.read(gid, 0, 1 << 20)
     assert list(library_logs(db)) == [("e6614103e7", good)]
 
@@ -274,9 +274,27 @@ def test_roster_push_reaches_the_store(dev, capsys):
     assert "1 to 8 printable ASCII" in capsys.readouterr().err
     assert main(["roster", "push", "--port", dev.port, *[f"P{i}" for i in range(17)]]) == 1
     assert "at most 16 names" in capsys.readouterr().err
-    assert main(["roster", "push", "--port", dev.port, "Ann", "Ann"]) == 1
-    err = capsys.readouterr().err
-    assert "the device refused the roster:" in err and "'Ann'" in err      # a duplicate
+    # What the device refuses (bower.archive.check_names), the host refuses first, unsent:
+    # a duplicate, a space first or last (bower_host.names).
+    sent = sum(b" ROSTER " in r for r in dev.requests)
+    for names, says in ((["Ann", "Ann"], "'Ann' is given twice"), ([" Ann"], "no space first or last"),
+                        (["Ann "], "no space first or last")):
+        assert main(["roster", "push", "--port", dev.port, *names]) == 1
+        assert says in capsys.readouterr().err
+    assert sum(b" ROSTER " in r for r in dev.requests) == sent
+    # ... and the device still refuses them itself.
+    from types import SimpleNamespace
+
+    from bower_host.protocol import DeviceError
+    from bower_host.sync import _open_client
+    t, client = _open_client(SimpleNamespace(port=dev.port, timeout=2.0))
+    try:
+        client.hello()
+        for names in (["Ann", "Ann"], [" Ann"]):
+            with pytest.raises(DeviceError):
+                client.roster(names)
+    finally:
+        t.close()
     assert dev.store.roster == ["Ann", "Bob Jr", "50%", "O'Neil"]
 
 
@@ -340,7 +358,7 @@ def test_the_library_path_comes_from_bower_db_without_db(dev, tmp_path, monkeypa
     assert main(["sync", "--port", dev.port, "--quiet"]) == 0
     with Library(path) as lib:
         assert lib.count() == 4
-    assert (path.parent / "raw" / "e6614103e7").is_dir()
+    assert (path.parent / f"{path.name}.raw" / "e6614103e7").is_dir()
 
 
 def test_sync_counts_the_hands_played(tmp_path, db, capsys):

@@ -20,9 +20,11 @@ import sys
 import time
 from pathlib import Path
 
+from bower_host import argtypes as at
 from bower_host.cli import CommandError
 from bower_host.club import night as cn
 from bower_host.club import standings as cs
+from bower_host.club.roundlog import MAX_ROUNDS, MAX_TABLES, NIGHT_KEY
 from bower_host.db import Library, LibraryError, writer_lock
 
 
@@ -40,13 +42,24 @@ def _night(lib: Library, ref) -> cn.Night:
         raise CommandError(str(e)) from None
 
 
+MAX_ROSTER = 1_000_000          # bytes of a --roster file (64 tables of four: a few KB of names)
+
+
 def _names(args) -> list:
     names = list(args.players or [])
     if args.roster:
         try:
-            text = Path(args.roster).read_text(encoding="utf-8")
+            with open(args.roster, "rb") as f:
+                data = f.read(MAX_ROSTER + 1)          # not all of /dev/zero
+            if len(data) > MAX_ROSTER:
+                raise CommandError(f"the roster {args.roster} is over {MAX_ROSTER // 1000:,} KB: a file of names, "
+                                   "one per line, is a few KB")
+            text = data.decode("utf-8")
         except OSError as e:
             raise CommandError(f"cannot read the roster {args.roster}: {e.strerror or e}") from None
+        except UnicodeDecodeError as e:
+            raise CommandError(f"the roster {args.roster} is not a text file of names (byte 0x{e.object[e.start]:02x} "
+                               f"at offset {e.start} is not UTF-8 text)") from None
         names += [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     if not names:
         raise CommandError("no players: give --players NAME ... or --roster FILE (a name per line)")
@@ -59,6 +72,11 @@ def cmd_new(args) -> int:
     if args.shuffle and seed is None:
         seed = int.from_bytes(__import__("os").urandom(3), "big")
     scoring = {"loner": args.loner, "set_loner": args.set_loner, "renege": args.renege}
+    try:        # every check before the library (or its lock) is made: a refusal creates nothing
+        cn.plan_night(args.name, names, args.tables, args.movement, args.rounds, args.hands, args.minutes, scoring,
+                      seed, args.id)
+    except cn.ClubError as e:
+        raise CommandError(str(e)) from None
     with writer_lock(args.db, "bower club new"), _library(args.db, create=True) as lib:
         try:
             night = cn.create_night(lib, args.name, names, args.tables, args.movement, args.rounds, args.hands,
@@ -101,16 +119,25 @@ def cmd_list(args) -> int:
 def cmd_seating(args) -> int:
     with _library(args.db) as lib:
         night = _night(lib, args.night)
-    rounds = [args.round] if args.round else range(1, night.rounds + 1)
+    rounds = [_round(night, args.round)] if args.round is not None else range(1, night.rounds + 1)
     print("\n".join(_seating_text(night, r) for r in rounds))
     return 0
+
+
+def _round(night: cn.Night, rnd: int | None) -> int:
+    """Round ``rnd`` of the night (None: the round being played), checked."""
+    if rnd is None:
+        return night.current_round()
+    if not 1 <= rnd <= night.rounds:
+        raise CommandError(f"night {night.key} has rounds 1 to {night.rounds}, not {rnd}")
+    return rnd
 
 
 def cmd_sheet(args) -> int:
     from bower_host.club.sheet import sheets
     with _library(args.db) as lib:
         night = _night(lib, args.night)
-    rnd = args.round or night.current_round()
+    rnd = _round(night, args.round)
     try:
         text = sheets(night, rnd)
     except ValueError as e:
@@ -159,7 +186,7 @@ def cmd_simulate(args) -> int:
     from bower_host.club.simulate import night_round_logs
     with _library(args.db) as lib:
         night = _night(lib, args.night)
-    rnd = args.round or night.current_round()
+    rnd = _round(night, args.round)
     try:
         logs = night_round_logs(night, rnd, args.seed, started=int(time.time()), renege=args.renege)
     except ValueError as e:
@@ -231,7 +258,33 @@ def cmd_serve(args) -> int:
     with _library(args.db) as lib:
         night = _night(lib, args.night)
         path = lib.path
-    return serve(path, night.key, args.host, args.port)
+    from bower_host.club.web import ServeError
+    try:
+        return serve(path, night.key, args.host, args.port)
+    except ServeError as e:
+        raise CommandError(str(e)) from None
+
+
+SEED_MAX = 2 ** 63 - 1         # seeds are stored in SQLite (64-bit integers)
+ROUND = at.whole(1, MAX_ROUNDS, "round")
+
+
+def _night_id(text: str) -> str:
+    import argparse
+    if not NIGHT_KEY.match(text):
+        raise argparse.ArgumentTypeError(f"{at.shown(text)}: a night id is 1 to 32 letters, digits, - and _, "
+                                         "starting with a letter or digit")
+    return text
+
+
+def _device_id(text: str) -> str:
+    import argparse
+
+    from bower_host.sync import SAFE_ID
+    if not SAFE_ID.match(text):
+        raise argparse.ArgumentTypeError(f"{at.shown(text)}: a device id is 1 to 64 letters, digits, - and _, "
+                                         "starting with a letter or digit")
+    return text
 
 
 def register(sub) -> None:
@@ -244,45 +297,52 @@ def register(sub) -> None:
         q.add_argument("--db", metavar="FILE", help="the game library (default: $BOWER_DB, else bower.sqlite3 "
                                                     "in your data directory)")
         if night:
-            q.add_argument("--night", metavar="ID", help="the club night (default: the newest)")
+            q.add_argument("--night", metavar="ID", type=at.text(cn.MAX_NIGHT_NAME, "--night"),
+                           help="the club night (default: the newest)")
         return q
 
     q = common(cs_.add_parser("new", help="a new club night and its round 1 seating"), night=False)
-    q.add_argument("name", metavar="NAME")
+    q.add_argument("name", metavar="NAME", type=at.text(cn.MAX_NIGHT_NAME, "the night's name"),
+                   help=f"the night's name (1 to {cn.MAX_NIGHT_NAME} characters)")
     q.add_argument("--players", nargs="+", metavar="NAME", help="player names (1-8 characters, as on the device)")
     q.add_argument("--roster", metavar="FILE", help="a file of player names, one per line")
-    q.add_argument("--tables", type=int, metavar="N", help="tables (four players each)")
+    q.add_argument("--tables", type=at.whole(1, MAX_TABLES, "tables"), metavar="N", help="tables (four players each)")
     q.add_argument("--movement", choices=cn.MOVEMENTS, default="progressive")
-    q.add_argument("--rounds", type=int, metavar="N", help="rounds (default 8; partners: the whole schedule)")
+    q.add_argument("--rounds", type=at.whole(1, MAX_ROUNDS, "rounds"), metavar="N",
+                   help="rounds (default 8; partners: the whole schedule)")
     g = q.add_mutually_exclusive_group(required=True)
-    g.add_argument("--hands", type=int, metavar="N", help="hands per round")
-    g.add_argument("--minutes", type=int, metavar="M", help="minutes per round")
-    q.add_argument("--seed", type=int, help="draw round 1's seats at random with this seed (default: as listed)")
+    g.add_argument("--hands", type=at.whole(1, 99, "hands per round"), metavar="N", help="hands per round (1-99)")
+    g.add_argument("--minutes", type=at.whole(1, 99, "minutes per round"), metavar="M",
+                   help="minutes per round (1-99)")
+    q.add_argument("--seed", type=at.whole(0, SEED_MAX, "seed"),
+                   help="draw round 1's seats at random with this seed (default: as listed)")
     q.add_argument("--shuffle", action="store_true", help="draw round 1's seats with a new seed")
     q.add_argument("--loner", type=int, default=4, choices=(4, 5), help="points for a lone march (default 4)")
     q.add_argument("--set-loner", type=int, default=2, choices=(2, 3, 4),
                    help="points to the defenders for euchring a loner (default 2)")
     q.add_argument("--renege", type=int, default=2, choices=(1, 2, 3, 4),
                    help="points to the other side for a renege (default 2; in a lone hand: the loner's points)")
-    q.add_argument("--id", metavar="ID", help="the night's id in round headers (default: from the name)")
+    q.add_argument("--id", metavar="ID", type=_night_id,
+                   help="the night's id in round headers: letters, digits, - and _ (default: from the name)")
     q.set_defaults(func=cmd_new)
 
     q = common(cs_.add_parser("list", help="the club nights in the library"), night=False)
     q.set_defaults(func=cmd_list)
 
     q = common(cs_.add_parser("seating", help="who sits where, round by round (as far as known)"))
-    q.add_argument("--round", type=int, metavar="R")
+    q.add_argument("--round", type=ROUND, metavar="R", help="default: every round")
     q.set_defaults(func=cmd_seating)
 
     q = common(cs_.add_parser("sheet", help="printable score sheets, one per table (text, form feeds between)"))
-    q.add_argument("--round", type=int, metavar="R", help="default: the round being played")
+    q.add_argument("--round", type=ROUND, metavar="R", help="default: the round being played")
     q.add_argument("-o", "--output", metavar="FILE")
     q.set_defaults(func=cmd_sheet)
 
     q = common(cs_.add_parser("result", help="count round logs (any order, any number of times)"), night=False)
     q.add_argument("files", nargs="+", metavar="FILE")
     q.add_argument("--replace", action="store_true", help="correct a table's result with this log (logged)")
-    q.add_argument("--device", metavar="ID", help="the device a log came from, when its header names none")
+    q.add_argument("--device", metavar="ID", type=_device_id,
+                   help="the device a log came from, when its header names none")
     q.set_defaults(func=cmd_result)
 
     q = common(cs_.add_parser("collect", help="count the rounds already in the library (synced or imported)"),
@@ -290,9 +350,10 @@ def register(sub) -> None:
     q.set_defaults(func=cmd_collect)
 
     q = common(cs_.add_parser("simulate", help="no devices: the bots play a round, one log per table"))
-    q.add_argument("--round", type=int, metavar="R", help="default: the round being played")
-    q.add_argument("--seed", type=int, default=1)
-    q.add_argument("--renege", type=float, default=0.02, help="chance of a renege per hand (default 0.02)")
+    q.add_argument("--round", type=ROUND, metavar="R", help="default: the round being played")
+    q.add_argument("--seed", type=at.whole(0, SEED_MAX, "seed"), default=1)
+    q.add_argument("--renege", type=at.number(0, 1, "a chance"), default=0.02,
+                   help="chance of a renege per hand (default 0.02)")
     q.add_argument("-o", "--output", metavar="DIR", default="club-logs")
     q.set_defaults(func=cmd_simulate)
 
@@ -301,8 +362,9 @@ def register(sub) -> None:
     q.set_defaults(func=cmd_standings)
 
     q = common(cs_.add_parser("serve", help="a web page of live standings and round status"))
-    q.add_argument("--port", type=int, default=8080)
-    q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the "
+    q.add_argument("--port", type=at.whole(1, 65535, "port"), default=8080, help="TCP port (default 8080)")
+    q.add_argument("--host", default="127.0.0.1", type=at.text(253, "--host"),
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 for the "
                                                        "room's network)")
     q.set_defaults(func=cmd_serve)
 

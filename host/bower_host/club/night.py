@@ -37,6 +37,7 @@ from bower_host.club import movement as mv
 from bower_host.club.roundlog import NIGHT_KEY, MAX_ROUNDS, MAX_TABLES, UNDO, RoundError, RoundResult, \
     awaiting, check_scoring, club_of, round_result, undone_accepts
 from bower_host.db import Decoded, Library, decode, ensure_club_tables, replay, replay_decoded, transaction
+from bower_host.names import DEVICE_NAME
 
 MOVEMENTS = ("progressive", "fixed", "partners")
 #: ``club_corrections.kind`` values: another game's result put in with
@@ -46,7 +47,8 @@ MOVEMENTS = ("progressive", "fixed", "partners")
 #: it was accepted again.
 REPLACED, CHANGED, DEVICE_CORRECTION, ACCEPTANCE_UNDONE = ("replaced", "changed", "device correction",
                                                           "acceptance undone")
-NAME_RE = re.compile(r"[ -~]{1,8}\Z")       # the device's roster names: 1 to 8 printable ASCII
+NAME_RE = DEVICE_NAME       # the device's names (bower_host.names): 1 to 8 printable ASCII, no space at the ends
+MAX_NIGHT_NAME = 80                          # characters in a night's name (a heading on the page and sheets)
 
 
 class Reader(Protocol):
@@ -172,19 +174,41 @@ def check_names(names: list) -> None:
     seen = set()
     for n in names:
         if not NAME_RE.match(n):
-            raise ClubError(f"bad player name {n!r}: names are 1 to 8 printable ASCII characters, as on the device")
+            raise ClubError(f"bad player name {_show(n)}: names are 1 to 8 printable ASCII characters, no space "
+                            "first or last, as on the device")
         if n in seen:
             raise ClubError(f"{n!r} is listed twice: every player needs a name of their own")
         seen.add(n)
 
 
-def create_night(lib: Library, name: str, names: list, tables: int | None, movement: str, rounds: int | None,
-                 hands: int | None = None, minutes: int | None = None, scoring: dict | None = None,
-                 seed: int | None = None, key: str | None = None, clock=time.time) -> Night:
-    """Store a new club night; round 1 is drawn with ``seed`` (None: as listed).
+def check_night_name(name: str) -> None:
+    """A night's name: 1 to ``MAX_NIGHT_NAME`` characters, no control characters.
+
+    :raises ClubError: an empty, overlong or unprintable name.
+    """
+    if not name.strip():
+        raise ClubError("the night needs a name (1 to %d characters)" % MAX_NIGHT_NAME)
+    if len(name) > MAX_NIGHT_NAME:
+        raise ClubError(f"a night's name is at most {MAX_NIGHT_NAME} characters, not {len(name):,}")
+    if not name.isprintable():
+        raise ClubError(f"the night's name {_show(name)} has a control character: letters, digits, spaces "
+                        "and punctuation only")
+
+
+def _show(text: str, most: int = 24) -> str:
+    """``text`` quoted for a message, cut to ``most`` characters."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text):,} characters)"
+
+
+def plan_night(name: str, names: list, tables: int | None, movement: str, rounds: int | None,
+               hands: int | None = None, minutes: int | None = None, scoring: dict | None = None,
+               seed: int | None = None, key: str | None = None) -> tuple:
+    """Check a new night's settings without a library: ``(tables, rounds,
+    scoring, key)`` as ``create_night`` will store them.
 
     :raises ClubError: anything that does not make a night.
     """
+    check_night_name(name)
     check_names(names)
     n = len(names)
     if movement not in MOVEMENTS:
@@ -205,7 +229,7 @@ def create_night(lib: Library, name: str, names: list, tables: int | None, movem
             raise ClubError(f"{n} players fill {n // 4} tables (with {n % 4} on a bye each round), not {tables}")
         tables = n // 4
         most = mv.schedule_length(n)
-        rounds = rounds or most
+        rounds = most if rounds is None else rounds
         if rounds > most:
             raise ClubError(f"the partners schedule for {n} players has {most} rounds; --rounds {rounds} is too many")
     else:
@@ -215,13 +239,29 @@ def create_night(lib: Library, name: str, names: list, tables: int | None, movem
             raise ClubError(f"the {movement} movement needs four players per table: {n} players cannot fill "
                             f"{tables} table{'s' if tables != 1 else ''} of four "
                             "(the partners movement takes any number, with byes)")
-        rounds = rounds or 8
+        rounds = 8 if rounds is None else rounds
     if not 1 <= tables <= MAX_TABLES or not 1 <= rounds <= MAX_ROUNDS:
-        raise ClubError(f"at most {MAX_TABLES} tables and {MAX_ROUNDS} rounds")
+        raise ClubError(f"{tables} tables and {rounds} rounds: a night has 1 to {MAX_TABLES} tables and 1 to "
+                        f"{MAX_ROUNDS} rounds")
     if key is None:
         key = f"{_slug(name)}-{secrets.token_hex(2)}"
     if not NIGHT_KEY.match(key):
-        raise ClubError(f"night id {key!r}: letters, digits, - and _ (at most 32)")
+        raise ClubError(f"night id {_show(key)}: letters, digits, - and _ (at most 32)")
+    if seed is not None and not 0 <= seed < 2 ** 63:
+        raise ClubError(f"seed {seed}: a whole number from 0 to {2 ** 63 - 1}")
+    return tables, rounds, scoring, key
+
+
+def create_night(lib: Library, name: str, names: list, tables: int | None, movement: str, rounds: int | None,
+                 hands: int | None = None, minutes: int | None = None, scoring: dict | None = None,
+                 seed: int | None = None, key: str | None = None, clock=time.time) -> Night:
+    """Store a new club night; round 1 is drawn with ``seed`` (None: as listed).
+
+    :raises ClubError: anything that does not make a night (``plan_night``).
+    """
+    n = len(names)
+    tables, rounds, scoring, key = plan_night(name, names, tables, movement, rounds, hands, minutes, scoring, seed,
+                                              key)
     positions = list(range(n))
     if seed is not None:
         import random

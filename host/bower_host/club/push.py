@@ -99,13 +99,17 @@ def cmd_push(args) -> int:
 
 
 def register(cs_, common) -> None:
+    from bower_host import argtypes as at
+    from bower_host.club.roundlog import MAX_ROUNDS, MAX_TABLES
     from bower_host.sync import _add_link_args
     q = common(cs_.add_parser("push", help="send a table's round (seats, length, scoring) to its Bower over USB",
                               description="Send the round setup of a table to the Bower plugged in: the night, "
                                           "table and round, the players by seat, the round's length and scoring, "
                                           "and where each player goes next when the movement fixes it."))
-    q.add_argument("--table", type=int, metavar="T", help="the table whose Bower this is")
-    q.add_argument("--round", type=int, metavar="R", help="default: the round being played")
+    q.add_argument("--table", type=at.whole(1, MAX_TABLES, "table"), metavar="T",
+                   help="the table whose Bower this is")
+    q.add_argument("--round", type=at.whole(1, MAX_ROUNDS, "round"), metavar="R",
+                   help="default: the round being played")
     q.add_argument("--clear", action="store_true", help="remove the club round from the device instead")
     _add_link_args(q)
     q.set_defaults(func=cmd_push)

@@ -8,10 +8,9 @@ Rounds still in progress do not count; a bye scores nothing.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 
+from bower_host import csvout
 from bower_host.club.movement import SEATS, side_of
 from bower_host.club.night import Night
 from bower_host.club.roundlog import awaiting
@@ -129,13 +128,13 @@ def results_json(night: Night, corrections: list | None = None) -> dict:
 
 
 def to_csv(night: Night) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    """The standings as CSV (``bower club standings --format csv`` and the
+    page's ``/standings.csv``), through ``csvout``: names that start like a
+    spreadsheet formula are written as text."""
     rounds = list(range(1, night.rounds + 1))
-    w.writerow(list(COLUMNS) + [f"round {r}" for r in rounds])
-    for r in standings(night):
-        w.writerow([r[c] for c in COLUMNS] + [r["by_round"].get(k, "") for k in rounds])
-    return buf.getvalue()
+    return csvout.dumps(list(COLUMNS) + [f"round {r}" for r in rounds],
+                        ([r[c] for c in COLUMNS] + [r["by_round"].get(k, "") for k in rounds]
+                         for r in standings(night)))
 
 
 def to_json(night: Night, corrections: list | None = None) -> str:

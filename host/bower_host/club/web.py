@@ -2,12 +2,15 @@
 
 A Starlette app served by uvicorn:
 
-* ``/`` -- standings and the round's tables in large type for a projector;
-  a small script fetches ``/results.json`` every few seconds and redraws
-  (``?every=S``, default 10), and without scripts the page reloads itself
-  every 30 s;
+* ``/`` -- standings and the round's tables; a small script fetches
+  ``/board.json`` every few seconds and redraws (``?every=S``, default 10),
+  and without scripts the page reloads itself every 30 s. On a screen 800
+  CSS px wide or more (a projector) the script shows a screenful at a time
+  and turns the page every ``?rotate=S`` seconds (default 12; ``?page=N``
+  holds page N, ``#pN`` the page with player N's row); narrower (a phone)
+  it is one column to scroll, with a "Find your name" list;
 * ``/player/{number}`` -- one player's rounds: table, seat, partner,
-  opponents, points; reloads itself;
+  opponents, points; reloads itself; ``/player?n=N`` redirects there;
 * ``/results.json`` -- standings, prizes and every round's table results
   (``standings.results_json``); ``/standings.csv`` -- the CSV export.
 
@@ -19,9 +22,11 @@ room full of phones costs a file read each.
 
 from __future__ import annotations
 
+import errno
 import html
 import json
 import os
+import socket
 import sqlite3
 import threading
 from pathlib import Path
@@ -32,37 +37,103 @@ from bower_host.club import standings as cs
 
 REFRESH = 10       # seconds between the board's polls
 NOSCRIPT_REFRESH = 30
+ROTATE = 12        # seconds a page of the board stays up on a projector (?rotate=S)
 
 _CSS = """
-body{font-family:system-ui,sans-serif;margin:0;padding:1.2vw 2vw;background:#fff;color:#111;font-size:1.6vw}
-h1{font-size:3vw;margin:0 0 .4vw 0} h2{font-size:2.2vw;margin:.8vw 0 .4vw 0}
-.sub{color:#444;font-size:1.5vw;margin-bottom:1vw}
-.wrap{display:flex;gap:2.5vw;align-items:flex-start}
-table{border-collapse:collapse} th,td{padding:.25vw .8vw;text-align:right;white-space:nowrap}
+body{font-family:system-ui,sans-serif;margin:0;padding:max(8px,1vw) max(10px,1.6vw);background:#fff;color:#111;
+ font-size:max(16px,1.5vw);line-height:1.25}
+h1{font-size:max(24px,2.6vw);margin:0 0 .15em 0;overflow-wrap:anywhere} h2{font-size:max(20px,1.8vw);margin:0 0 .2em 0}
+.sub{color:#444;font-size:max(14px,1.25vw);margin-bottom:.5em;overflow-wrap:anywhere}
+.wrap{display:flex;gap:2vw;align-items:flex-start}
+table{border-collapse:collapse} th,td{padding:.1em .4em;text-align:right;white-space:nowrap}
 th{border-bottom:3px solid #111} td.l,th.l{text-align:left} tr:nth-child(even) td{background:#eef}
-#standings{font-size:1.9vw} a{color:inherit;text-decoration:none}
-.tables{display:grid;grid-template-columns:repeat(auto-fill,minmax(15vw,1fr));gap:.8vw;flex:1}
-.tbl{border:3px solid #888;border-radius:.6vw;padding:.4vw .7vw;font-size:1.4vw}
+tr:target td{background:#fd6} .short,.key{display:none}
+#standings{font-size:max(16px,1.45vw)} a{color:inherit;text-decoration:none} td a{text-decoration:underline dotted}
+#round{flex:1;min-width:0}
+.tables{display:grid;grid-template-columns:repeat(auto-fill,minmax(max(150px,12.5vw),1fr));gap:max(6px,.6vw)}
+.tbl{border:3px solid #888;border-radius:.4em;padding:.15em .4em;font-size:max(14px,1.15vw);overflow-wrap:anywhere}
 .tbl.complete{border-color:#171} .tbl.playing{border-color:#c80} .tbl.awaiting{border-color:#c40}
-.tbl b{font-size:1.7vw}
-.st{float:right;font-size:1.2vw;color:#555}
+.tbl .hd,.tbl .pair{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:baseline;column-gap:.4em}
+.tbl .pair{flex-wrap:nowrap} .tbl .hd b{font-size:1.1em} .pair span{flex:1;min-width:0}
+.st{font-size:max(14px,.95vw);color:#555}
+.find{display:none} #pager{font-weight:bold;color:#111}
+@media (max-width:799px){
+ .wrap{display:block} #standings{width:100%} th,td{padding:.15em .25em}
+ .long{display:none} .short{display:inline} .key{display:block;color:#444;margin:.3em 0 .6em 0}
+ .find{display:block;margin:.2em 0 .8em 0} .find select,.find button{font-size:16px;max-width:100%}
+ td.wrap-ok{white-space:normal}
+}
 """
 
+# The board's script: redraws from board.json every EVERY seconds; on a
+# screen 800 px wide or more (a projector) shows the standings and the
+# tables a screenful at a time, turning the page every ROTATE seconds (PAGE:
+# stay on that page; #pN in the address: stay on player N's page).
 _SCRIPT = """
 (function(){
- var every=%d*1000, polls=0;
- function esc(s){return String(s).replace(/[&<>"]/g,function(c){
-   return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c];});}
+ var every=@EVERY@*1000, rotate=@ROTATE@*1000, fixed=@PAGE@, polls=0;
+ var page=0, pages=1, rowPage=[], cardPage=[], rowPages=1, cardPages=1, body=document.body;
+ var wide=window.matchMedia('(min-width: 800px)');
+ function $(id){return document.getElementById(id);}
+ function rows(){return Array.prototype.slice.call($('rows').rows);}
+ function cards(){return Array.prototype.slice.call(document.querySelectorAll('#round .tbl'));}
+ function target(){return /^#p[0-9]+$/.test(location.hash)?location.hash.slice(1):null;}
+ function split(els, room){
+  var out=[], start=null, p=0;
+  els.forEach(function(e){
+   var r=e.getBoundingClientRect();
+   if(start===null) start=r.top;
+   else if(r.bottom-start>room && r.top>start){p++; start=r.top;}
+   out.push(p);
+  });
+  return out;
+ }
+ function count(pp){return pp.length?pp[pp.length-1]+1:1;}
+ function apply(){
+  var rp=page%rowPages, cp=page%cardPages;
+  rows().forEach(function(e,i){e.style.display=rowPage[i]===rp?'':'none';});
+  cards().forEach(function(e,i){e.style.display=cardPage[i]===cp?'':'none';});
+  $('pager').textContent=pages>1?' \\u00b7 page '+(page+1)+' of '+pages:'';
+  body.setAttribute('data-page',page+1); body.setAttribute('data-pages',pages);
+ }
+ function layout(){
+  var rs=rows(), cs=cards(), t=$('standings');
+  rs.concat(cs).forEach(function(e){e.style.display='';});
+  t.style.width='';
+  rowPage=rs.map(function(){return 0;}); cardPage=cs.map(function(){return 0;});
+  if(wide.matches){
+   $('pager').textContent=' \\u00b7 page 88 of 88';
+   t.style.width=t.getBoundingClientRect().width+'px';
+   var h=window.innerHeight-(parseFloat(getComputedStyle(body).paddingBottom)||0)-2;
+   if(rs.length) rowPage=split(rs, h-rs[0].getBoundingClientRect().top);
+   var g=document.querySelector('#round .tables');
+   if(cs.length && g){
+    var below=$('round').getBoundingClientRect().bottom-g.getBoundingClientRect().bottom;
+    cardPage=split(cs, h-below-cs[0].getBoundingClientRect().top);
+   }
+  }
+  rowPages=count(rowPage); cardPages=count(cardPage); pages=Math.max(rowPages,cardPages);
+  var me=target(), i=rs.map(function(e){return e.id;}).indexOf(me);
+  if(fixed>0) page=Math.min(fixed,pages)-1;
+  else if(i>=0) page=rowPage[i];
+  else if(page>=pages) page=0;
+  apply();
+ }
  function draw(d){
-  document.getElementById('status').textContent=d.status;
-  document.getElementById('rows').innerHTML=d.rows;
-  document.getElementById('round').innerHTML=d.round;
-  polls++; document.body.setAttribute('data-polls',polls);
+  $('status').textContent=d.status;
+  $('rows').innerHTML=d.rows;
+  $('round').innerHTML=d.round;
+  layout();
+  polls++; body.setAttribute('data-polls',polls);
  }
  function poll(){
   fetch('board.json',{cache:'no-store'}).then(function(r){return r.json();}).then(draw)
    .catch(function(){}).then(function(){setTimeout(poll,every);});
  }
+ window.bowerBoard={pages:function(){return pages;}, show:function(p){page=p%pages; apply(); return pages;}};
+ layout();
+ window.addEventListener('resize',layout); window.addEventListener('hashchange',layout);
+ setInterval(function(){if(!fixed && !target() && pages>1){page=(page+1)%pages; apply();}}, rotate);
  setTimeout(poll,every);
 })();
 """
@@ -135,7 +206,8 @@ def _rows(res) -> str:
     for r in res["standings"]:
         place = "" if r["place"] == prev else r["place"]
         prev = r["place"]
-        out.append(f"<tr><td>{place}</td><td class=l><a href='player/{r['number']}'>{_e(r['player'])}</a></td>"
+        out.append(f"<tr id=p{r['number']}><td>{place}</td><td class=l><a href='player/{r['number']}'>"
+                   f"{_e(r['player'])}</a></td>"
                    f"<td>{r['points']}</td><td>{r['won']}</td><td>{r['loners']}</td><td>{r['euchres']}</td>"
                    f"<td>{r['rounds']}</td></tr>")
     return "".join(out)
@@ -156,8 +228,9 @@ def _round(res) -> str:
             length = f"{t['hands']}/{n['hands']} hands" if n["hands"] else f"{t['hands']} hands"
             st = "done" if t["status"] == "complete" else "awaiting acceptance" if t["status"] == "awaiting" \
                 else length
-        cells.append(f"<div class='tbl {t['status']}'><span class=st>{st}</span><b>Table {t['table']}</b><br>"
-                     f"{ns} <b>{score[0]}</b><br>{ew} <b>{score[1]}</b></div>")
+        cells.append(f"<div class='tbl {t['status']}'><div class=hd><b>Table {t['table']}</b> "
+                     f"<span class=st>{st}</span></div><div class=pair><span>{ns}</span> <b>{score[0]}</b></div>"
+                     f"<div class=pair><span>{ew}</span> <b>{score[1]}</b></div></div>")
     cells.append("</div>")
     if rd["byes"]:
         cells.append(f"<p>Bye: {_e(', '.join(rd['byes']))}</p>")
@@ -172,20 +245,48 @@ def _render(night, corr) -> dict:
             "csv": cs.to_csv(night).encode(), "pages": {}}
 
 
-def board_page(data: dict, every: int) -> str:
+def _finder(res) -> str:
+    # "Find your name": a phone's way to its player's page (no script needed:
+    # the button submits to /player?n=N, which redirects).
+    people = sorted(res["standings"], key=lambda r: (r["player"].casefold(), r["number"]))
+    options = "".join(f"<option value={r['number']}>{_e(r['player'])}</option>" for r in people)
+    return (f"<form class=find action=player method=get><label for=me>Find your name:</label> "
+            f"<select id=me name=n onchange='this.form.submit()'><option value=''>choose...</option>{options}"
+            f"</select> <button>Show</button></form>")
+
+
+# The standings' number columns: a phone shows the short heading (and a key
+# under the table) to fit 390 px.
+_COLUMNS = (("Points", "Pts"), ("Won", "Won"), ("Loners", "Lon"), ("Euchres", "Eu"), ("Rounds", "Rds"))
+
+
+def _short(long: str, short: str) -> str:
+    return f"<span class=long>{long}</span><span class=short>{short}</span>"
+
+
+def _heads() -> str:
+    return "".join(f"<th>{_short(a, b)}</th>" for a, b in _COLUMNS)
+
+
+def board_page(data: dict, every: int, rotate: int = ROTATE, page: int = 0) -> str:
+    """The board: ``every`` seconds between polls, ``rotate`` seconds a page
+    (on a wide screen), ``page`` > 0: stay on that page."""
     night, b = data["night"], data["board"]
     sc = night.scoring
+    script = _SCRIPT.replace("@EVERY@", str(int(every))).replace("@ROTATE@", str(int(rotate))) \
+        .replace("@PAGE@", str(int(page)))
     return (f"<!doctype html><html><head><meta charset=utf-8><title>{_e(night.name)}: standings</title>"
             f"<meta name=viewport content='width=device-width'>"
             f"<noscript><meta http-equiv=refresh content={NOSCRIPT_REFRESH}></noscript><style>{_CSS}</style></head>"
             f"<body data-polls=0><h1>{_e(night.name)}</h1>"
             f"<div class=sub><span id=status>{_e(b['status'])}</span> &middot; {night.length()} a round, "
             f"{night.movement} movement &middot; lone march {sc['loner']}, euchred loner {sc['set_loner']}, "
-            f"renege {sc['renege']}</div>"
-            f"<div class=wrap><table id=standings><thead><tr><th>#</th><th class=l>Player</th><th>Points</th>"
-            f"<th>Won</th><th>Loners</th><th>Euchres</th><th>Rounds</th></tr></thead><tbody id=rows>{b['rows']}"
-            f"</tbody></table><div id=round style='flex:1'>{b['round']}</div></div>"
-            f"<script>{_SCRIPT % every}</script></body></html>")
+            f"renege {sc['renege']}<span id=pager></span></div>{_finder(data['results'])}"
+            f"<div class=wrap><table id=standings><thead><tr><th>#</th><th class=l>Player</th>{_heads()}"
+            f"</tr></thead><tbody id=rows>{b['rows']}"
+            f"</tbody></table><p class=key>Pts points &middot; Won rounds won &middot; Lon loners &middot; "
+            f"Eu euchres &middot; Rds rounds played</p><div id=round>{b['round']}</div></div>"
+            f"<script>{script}</script></body></html>")
 
 
 def player_page(data: dict, number: int) -> str | None:
@@ -207,19 +308,22 @@ def player_page(data: dict, number: int) -> str | None:
                 continue
             s = "NESW".index(seats[0])
             partner = p["NESW"[(s + 2) % 4]]
-            opp = f"{p['NESW'[(s + 1) % 4]]} &amp; {p['NESW'[(s + 3) % 4]]}"
+            opp = f"{_e(p['NESW'[(s + 1) % 4]])} &amp; {_e(p['NESW'[(s + 3) % 4]])}"   # each name escaped once
             pts = "" if t["points"] is None else t["points"][s % 2]
             st = {"complete": "", "awaiting": " (awaiting acceptance)", "playing": " (playing)",
                   "waiting": " (to play)"}.get(t["status"], "")
             rows.append(f"<tr><td>{rd['round']}</td><td>{t['table']}</td><td class=l>{seats[0]}</td>"
-                        f"<td class=l>{_e(partner)}</td><td class=l>{_e(opp)}</td><td>{pts}{st}</td></tr>")
+                        f"<td class='l wrap-ok'>{_e(partner)}</td><td class='l wrap-ok'>{opp}</td>"
+                        f"<td class=wrap-ok>{pts}{st}</td></tr>")
     return (f"<!doctype html><html><head><meta charset=utf-8><title>{_e(name)}: {_e(night.name)}</title>"
             f"<meta name=viewport content='width=device-width'><meta http-equiv=refresh content={NOSCRIPT_REFRESH}>"
             f"<style>{_CSS}</style></head><body><h1>{_e(name)}</h1>"
             f"<div class=sub><a href='../'>{_e(night.name)}</a> &middot; place {me['place']} &middot; "
-            f"{me['points']} points, {me['won']} rounds won, {me['loners']} loners, {me['euchres']} euchres</div>"
-            f"<table id=rounds><thead><tr><th>Round</th><th>Table</th><th class=l>Seat</th><th class=l>Partner</th>"
-            f"<th class=l>Opponents</th><th>Points</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            f"{me['points']} points, {me['won']} rounds won, {me['loners']} loners, {me['euchres']} euchres "
+            f"&middot; <a href='../#p{number}'><u>your row in the standings</u></a></div>"
+            f"<table id=rounds><thead><tr><th>{_short('Round', 'Rd')}</th><th>{_short('Table', 'Tbl')}</th>"
+            f"<th class=l>Seat</th><th class=l>Partner</th><th class=l>{_short('Opponents', 'Opp.')}</th>"
+            f"<th>{_short('Points', 'Pts')}</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
             f"</body></html>")
 
 
@@ -227,7 +331,7 @@ def make_app(db_path, key: str):
     """The Starlette app for night ``key`` of the library at ``db_path``."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
-    from starlette.responses import HTMLResponse, PlainTextResponse, Response
+    from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
     from starlette.routing import Route
 
     board = Board(db_path, key)
@@ -239,12 +343,20 @@ def make_app(db_path, key: str):
             return board._data
         return await run_in_threadpool(board.get)
 
-    async def index(request):
+    def number(request, name: str, default: int, lo: int, hi: int) -> int:
         try:
-            every = max(1, min(300, int(request.query_params.get("every", REFRESH))))
+            return max(lo, min(hi, int(request.query_params.get(name, default))))
         except ValueError:
-            every = REFRESH
-        return HTMLResponse(board_page(await data(), every), headers=nocache)
+            return default
+
+    async def index(request):
+        page = board_page(await data(), number(request, "every", REFRESH, 1, 300),
+                          number(request, "rotate", ROTATE, 1, 300), number(request, "page", 0, 0, 999))
+        return HTMLResponse(page, headers=nocache)
+
+    async def find(request):
+        n = number(request, "n", 0, 0, 10 ** 6)
+        return RedirectResponse(f"player/{n}" if n else "./", status_code=303, headers=nocache)
 
     async def player(request):
         d = await data()
@@ -267,7 +379,8 @@ def make_app(db_path, key: str):
         return Response((await data())["csv"], media_type="text/csv", headers=nocache)
 
     return Starlette(routes=[
-        Route("/", index), Route("/player/{number:int}", player), Route("/results.json", results),
+        Route("/", index), Route("/player", find), Route("/player/{number:int}", player),
+        Route("/results.json", results),
         Route("/board.json", board_json), Route("/standings.csv", csv_)])
 
 
@@ -279,8 +392,47 @@ def server(db_path, key: str, host: str = "127.0.0.1", port: int = 8080):
     return uvicorn.Server(config)
 
 
+class ServeError(Exception):
+    """The page cannot be served on that address and port (one line for the user)."""
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host``:``port``, or ServeError saying why not
+    (taken before the address is announced, and handed to uvicorn)."""
+    if not 0 <= port <= 65535:
+        raise ServeError(f"port {port}: a port is 1 to 65535")
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                          flags=socket.AI_PASSIVE)[0]
+    except (OSError, UnicodeError, ValueError) as e:
+        why = getattr(e, "strerror", None) or str(e) or type(e).__name__
+        raise ServeError(f"cannot serve on {host!r}: no such address on this computer ({why}); give --host "
+                         "127.0.0.1 (this computer) or 0.0.0.0 (the room's network)") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        why = {errno.EADDRINUSE: "the port is in use (another bower club serve or web server?): give another "
+                                 "--port, such as 8081",
+               errno.EACCES: "ports below 1024 need administrator rights: give --port 8080 or another above 1023",
+               errno.EADDRNOTAVAIL: "this computer has no such address: give --host 127.0.0.1 or 0.0.0.0"}
+        said = why.get(e.errno or 0, e.strerror or str(e))
+        raise ServeError(f"cannot serve on {host}:{port}: {said}") from None
+    return sock
+
+
 def serve(db_path, key: str, host: str, port: int) -> int:
-    print(f"Club night {key}: http://{host if host != '0.0.0.0' else 'localhost'}:{port}/ "
-          f"(results: /results.json; Ctrl-C stops)", flush=True)
-    server(db_path, key, host, port).run()
+    """Serve night ``key`` until Ctrl-C; the address is announced only once
+    it is listened on. :raises ServeError: it cannot be."""
+    sock = listen(host, port)
+    port = sock.getsockname()[1]
+    shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
+    print(f"Club night {key}: http://{shown}:{port}/ (results: /results.json; Ctrl-C stops)", flush=True)
+    try:
+        server(db_path, key, host, port).run(sockets=[sock])
+    finally:
+        sock.close()
     return 0
