@@ -32,7 +32,7 @@ from euchre.logline import encode_line, decode_line
 _ARCHIVE = ("resume", "over", "new_game", "close", "ack", "acked", "load_full", "save_settings",
             "set_roster", "set_clock_offset", "games", "each", "listing", "count", "read", "mark_synced",
             "mark_many", "usage", "low_space", "make_room", "unsynced", "_boot", "_trim", "_again", "club",
-            "set_club", "has_club", "prepare")
+            "set_club", "has_club")
 
 
 class Store:
@@ -88,6 +88,14 @@ class Store:
         import sys
         a = sys.modules.get("bower.archive")
         return a.tidy(self) if a else False
+
+    def prepare(self):
+        # While a game is set up (bower.ui App.warm): littlefs's first
+        # allocation since power-on done now (bower.archive.prepare); False
+        # once done. Only while the archive is loaded, as tidy.
+        import sys
+        a = sys.modules.get("bower.archive")
+        return a.prepare(self) if a else False
 
     def trim(self):
         # Give bower.archive's heap back (a hand only records); it loads
