@@ -65,6 +65,8 @@ def _pick(app, value):
         app.act_id(value)
     elif isinstance(value, tuple) and value[0] == "passes":
         app.act_id(A.action(A.PASS), value[1])
+    elif isinstance(value, tuple) and (value[0] == "more" or value[0] == "declare"):
+        _more(app, value[0], value[1])
     elif isinstance(value, tuple):
         acts = value[1]
         if acts and isinstance(acts[0], int):
@@ -97,12 +99,6 @@ def _submenu(app, kind, actions):
         title = _name(g, int(seats[0])) + " and?"
         info = ("(took none)",)
     else:
-        if kind == "more" or kind == "declare":
-            items = _kinds(actions)
-            if len(items) != 1 or not isinstance(items[0][1], tuple):
-                app.push(Menu("Also" if kind == "more" else "Declare", items, _pick))
-                return
-            kind, actions = items[0][1]
         h = g.hand
         items = []
         likely = []
@@ -127,21 +123,37 @@ def _submenu(app, kind, actions):
     app.push(Menu(title, items, _pick, info=info))
 
 
-def _kinds(actions):
+def _more(app, kind, ids):
+    # "more" and "declare": the kinds of input first (a single kind opens
+    # at once), then a kind lists who.
+    items = _kinds(ids)
+    if len(items) == 1 and isinstance(items[0][1], tuple):
+        word, acts = items[0][1]
+        _submenu(app, word, [A.action_name(a) for a in acts])
+    else:
+        m = Menu("Also" if kind == "more" else "Declare", items, _pick)
+        m.ids = True   # pyright: ignore[reportAttributeAccessIssue]  (its rows hold action ids, as a game screen's)
+        app.push(m)
+
+
+def _kinds(ids):
     # One row per kind of input, in the order given: ("claim...", (kind,
-    # its actions)); a misdeal is a row of its own.
+    # its action ids)); a misdeal is a row of its own. Ids, not text: a
+    # kind's actions become text only when its row is picked (some forty
+    # strings made for nothing, about 15 ms on a Pico).
     items = []
     groups = {}
-    for a in actions:
-        word = _split(a)[0]
-        if word == "redeal":
+    for a in ids:
+        k = kind_of(a)
+        if k == A.REDEAL:
             items.append(("misdeal", a))
-        elif word in groups:
-            groups[word].append(a)
+        elif k in groups:
+            groups[k].append(a)
         else:
-            groups[word] = [a]
+            word = A._WORDS[k]
+            groups[k] = [a]
             label = _DECLARE[word] if word in _DECLARE else _KIND.get(word, word)
-            items.append((label + "...", (word, groups[word])))
+            items.append((label + "...", (word, groups[k])))
     return items
 
 

@@ -195,7 +195,7 @@ class Driver:
         # The menu's rows as (label, value); on game screens action ids (and
         # the ids a "..." row opens) as their text.
         m = self.top()
-        ids = m.label or getattr(m, "game_screen", False)
+        ids = m.label or getattr(m, "game_screen", False) or getattr(m, "ids", False)
         out = []
         for i in range(len(m.items)):
             v = m.value(i)
