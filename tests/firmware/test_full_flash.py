@@ -112,6 +112,7 @@ def do(dev, step, inputs):
     d = dev.d
     if step[0] == "in":
         enter(d, inputs[step[1]])
+        d.app.warm()    # the app idle in the hand: a new hand's checkpoint goes to flash
         if dev.full():
             assert dev.why() == "Input not saved"
             d.press(K.BACK)

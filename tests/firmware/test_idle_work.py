@@ -14,6 +14,7 @@ from hypothesis import given, strategies as st
 from bower.keys import DOWN, OK
 from bower.store import Store
 from bower.ui import App
+import euchre.game  # noqa: F401  (loaded first: it keeps the real Rules while a test counts them)
 import euchre.rules
 from euchre import logline
 
@@ -135,3 +136,28 @@ def test_json_strings_are_json_and_round_trip(text):
     assert json.loads(out) == text
     if all(ord(c) <= 0xFFFF for c in text):
         assert out == json.dumps(text)     # (astral characters: raw UTF-8, as MicroPython's json reads them)
+
+
+def test_a_new_hands_checkpoint_waits_until_the_app_is_idle():
+    # The input that ends a hand goes to the log at once; the next hand's
+    # checkpoint (its own file: a flash erase on the Pico) when the app is
+    # next idle. A power cut between the two resumes the same game, one
+    # hand more replayed.
+    from euchre import Game, Rules
+
+    fs = FakeFS()
+    s = Store("/", fs=fs, device="e6614c31")
+    g = Game(Rules("classic"), ["Ann", "Bob", "Cy", "Di"], dealer=0)
+    s.new_game(g, started=1750000000)
+    for e in ("up H", "pass", "order", "tricks 5"):
+        g.apply(e)
+        s.record(g, e)
+    assert g.hand_no == 2 and "/games/g0001.ck" not in fs.files
+    r, info = Store("/", fs=fs.reboot(), device="e6614c31").resume()
+    assert (r.scores, r.hand_no, r.event_count()) == (g.scores, 2, g.event_count()) and not info["checkpoint"]
+    app = App(s, {})
+    app.game = g
+    assert app.warm() and "/games/g0001.ck" in fs.files     # idle in the hand: written
+    assert not app.warm()
+    r, info = Store("/", fs=fs.reboot(), device="e6614c31").resume()
+    assert (r.scores, r.hand_no, r.event_count()) == (g.scores, 2, g.event_count()) and info["checkpoint"]

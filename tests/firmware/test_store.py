@@ -47,6 +47,7 @@ def played(store, events, game=None):
         else:
             game.apply(e)
         store.record(game, e)
+        store.idle()    # the app idle between inputs: a new hand's checkpoint
     return game
 
 

@@ -53,6 +53,9 @@ class MemStore:
     def prepare(self):
         return False  # no littlefs allocator to warm (bower.archive.prepare)
 
+    def idle(self):
+        return False  # no checkpoint waiting (bower.store's: written when idle)
+
     def resume(self):
         if self.current is None:
             return None
