@@ -28,7 +28,7 @@
 # waits, latched, and the handler runs once when the write ends, as on the
 # rp2 port.
 #
-# Host is the host side of `bower sync` (bower_host.sync.Syncer over
+# Host is the host side of `bower sync` (bower_host.syncer.Syncer over
 # bower_host.protocol.Client: HELLO, LIST, each game in GETs of up to 2 KB
 # with up to 4 in flight, SYNCED, then LIST again), requests framed as
 # protocol.encode_request frames them, every reply checked (line CRC, chunk
@@ -68,8 +68,11 @@ if MP:
     _us = time.ticks_us
     _dus = time.ticks_diff
 else:
+    # This thread's CPU time, not the wall clock: other processes busy on
+    # this machine must not make the device slower (its time counts FACTOR
+    # times, and a tap due while it works is handed to it at its next I/O).
     def _us():
-        return time.perf_counter_ns() // 1000
+        return time.thread_time_ns() // 1000
 
     def _dus(a, b):
         return a - b
@@ -84,6 +87,7 @@ class VClock:
         self.ms = 0
         self._sub = 0          # device us below a ms
         self.slept = 0
+        self.slept_at = -1     # when the loop last slept (it had nothing left to do)
         self.irq_t = -1        # what ticks_ms answers inside a handler
         self.off = False       # interrupts off (a flash write)
         self.flash_ms = 0      # time spent with interrupts off
@@ -252,6 +256,7 @@ class VClock:
         self._run()
         self.ms += n
         self.slept += n
+        self.slept_at = self.ms   # the loop idle: every edge so far handled
         self._due("idle sleep")
         self.mark()
 
@@ -617,7 +622,7 @@ class Host:
                 self._next(r)
 
     def _conversation(self):
-        # bower_host.sync.Syncer.run over bower_host.protocol.Client, as a
+        # bower_host.syncer.Syncer.run over bower_host.protocol.Client, as a
         # generator: it yields a batch of requests, gets their replies.
         r = yield [("HELLO", "HELLO", [1])]
         kv = {}

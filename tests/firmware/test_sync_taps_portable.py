@@ -228,7 +228,11 @@ def sync_with_taps(catch=None, phase=0):
     clock.at(HOST_AT, host.start)
 
     def stop():
-        return host.done is not None and clock.ms >= max(host.done, taps.end()) + 300
+        # 300 ms past the last tap, and the loop idle since: a device slowed
+        # down (this machine busy: its time counts FACTOR times) has
+        # handled every edge it queued before the run ends.
+        end = max(host.done, taps.end()) + 300 if host.done is not None else LIMIT
+        return clock.ms >= end and clock.slept_at >= end
     seen = boot(d, clock, fs, ser, host.write, stop, catch)
     return seen, taps, host, clock, bus
 
@@ -362,7 +366,8 @@ def game_with_taps(catch=None):
     clock.at(0, begin)
 
     def stop():
-        return clock.ms >= max(start[0] + 250 * 12, taps.end()) + 300
+        end = max(start[0] + 250 * 12, taps.end()) + 300
+        return clock.ms >= end and clock.slept_at >= end   # (idle since: every edge handled)
     seen = boot(d, clock, fs, ser, lambda b: len(b), stop, catch)
     return seen, taps, oks, g.event_count(), d
 
