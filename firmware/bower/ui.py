@@ -155,16 +155,20 @@ class App:
         # (the board loop calls again while it stays idle, reading the
         # buttons in between); False once nothing is left. Outside a game:
         # the menus (not loaded to boot) and the game screens (the menus are
-        # dropped during a hand, see show_game); then the store's flash work
-        # kept off the presses (Store.tidy: older games to the archive).
+        # dropped during a hand, see show_game), the store's archive after a
+        # game; then the store's flash work kept off the presses (Store.tidy:
+        # older games to the archive). In a hand: the new hand's checkpoint.
         import sys
         if self.game is None or self.game.result:
-            for m in ("bower.screens", "bower.play", "euchre.game"):
-                # (the game itself only while one is being set up: the OK
-                # that starts it would import it, some 25 ms on a Pico)
-                if m not in sys.modules and (m[0] == "b" or self.setup is not None):
-                    __import__(m)
-                    return True
+            for m in ("bower.screens", "bower.play", "euchre.game", "bower.archive"):
+                if m in sys.modules:
+                    continue
+                if m == "euchre.game" and self.setup is None:
+                    continue   # (only while a game is set up: its OK would import it, some 25 ms on a Pico)
+                if m == "bower.archive" and self.game is None:
+                    continue   # (on the game-over screen: Home and a new game both need it, some 35 ms)
+                __import__(m)
+                return True
             # What the screen on top can prepare for its next OK (the
             # variant menu: the rules of the variant under the cursor).
             w = getattr(self.stack[-1], "warm", None)

@@ -14,7 +14,7 @@ from hypothesis import given, strategies as st
 from bower.keys import DOWN, OK
 from bower.store import Store
 from bower.ui import App
-import euchre.game  # noqa: F401  (loaded first: it keeps the real Rules while a test counts them)
+import euchre.game  # (loaded first: it keeps the real Rules while a test counts them)
 import euchre.rules
 from euchre import logline
 
@@ -161,3 +161,23 @@ def test_a_new_hands_checkpoint_waits_until_the_app_is_idle():
     assert not app.warm()
     r, info = Store("/", fs=fs.reboot(), device="e6614c31").resume()
     assert (r.scores, r.hand_no, r.event_count()) == (g.scores, 2, g.event_count()) and info["checkpoint"]
+
+
+def test_the_game_over_screen_loads_the_archive_its_next_press_needs(monkeypatch):
+    # Home and a new game both need the store's archive (dropped during the
+    # hands): loaded while the game-over screen waits, not on the press.
+    from euchre import Game, Rules
+
+    app = boot(FakeFS())
+    g = Game(Rules("classic", winning_score=1), ["Ann", "Bob", "Cy", "Di"], dealer=0)
+    for e in ("up H", "pass", "order", "tricks 3"):
+        g.apply(e)
+    assert g.result
+    app.game = g
+    monkeypatch.delitem(sys.modules, "bower.archive")
+    idle(app)
+    assert "bower.archive" in sys.modules
+    app.game = None                          # Home: no game, the archive as it is
+    monkeypatch.delitem(sys.modules, "bower.archive")
+    idle(app)
+    assert "bower.archive" not in sys.modules
