@@ -22,7 +22,7 @@ A request also waits for the board loop to poll the link: it sleeps up to
 _IDLE_MS between passes without looking at the USB, so on average half that
 (LOOP_WAIT). A whole sync adds it once per request, and once per two GETs
 (the host keeps up to 4 GETs in flight; the link answers two lines a pass).
-The host's side is bower_host.sync's: SYNCED for up to 12 stored games a
+The host's side is bower_host.syncer's: SYNCED for up to 12 stored games a
 request (one game a request on firmware that refuses several: the first
 such request is counted too).
 

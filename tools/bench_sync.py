@@ -127,9 +127,10 @@ def best_of(n: int, fetch_all, size: int) -> float:
 def measure_sync(games, tmp: Path) -> dict:
     from fake_device import FakeDevice, record_game
 
+    from bower_host.club.night import attach_synced
     from bower_host.db import Library
     from bower_host.protocol import Client
-    from bower_host.sync import Syncer
+    from bower_host.syncer import Syncer
     from bower_host.transport import SerialTransport
 
     dev = FakeDevice(tmp / "flash")
@@ -158,7 +159,7 @@ def measure_sync(games, tmp: Path) -> dict:
         transfer, serial = best_of(3, pipelined, size), best_of(3, one_at_a_time, size)
         lib = Library(tmp / "host" / "bower.sqlite3")
         start = time.perf_counter()
-        syncer = Syncer(client, lib)
+        syncer = Syncer(client, lib, after_store=attach_synced)     # as `bower sync` runs it
         outcomes = syncer.run()
         full = time.perf_counter() - start
         t.close()

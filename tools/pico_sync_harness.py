@@ -214,7 +214,7 @@ def sync(flash, fifo_path):
     one = [False]   # the firmware takes one game a SYNCED (answered ERR badargs to several)
 
     def flush():
-        # As bower_host.sync: up to 12 stored games a SYNCED request.
+        # As bower_host.syncer: up to 12 stored games a SYNCED request.
         if len(marks) > 1 and not one[0]:
             r = host.ask("SYNCED " + " ".join(["%s %s" % m for m in marks]))
             if b" ERR badargs" not in r:

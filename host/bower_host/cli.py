@@ -17,9 +17,7 @@ import argparse
 import importlib
 import sys
 
-
-class CommandError(Exception):
-    """An expected failure, printed as ``bower: <message>`` with status 1."""
+from bower_host.errors import CommandError
 
 
 COMMAND_MODULES = [
@@ -56,7 +54,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    # What `bower sync` does with each game it stored, beyond the library:
+    # a club round counts for its night (bower_host.sync and .syncer know no club).
+    sub.choices["sync"].set_defaults(after_store=_count_club_round)
     return parser
+
+
+def _count_club_round(library, added) -> str | None:
+    """``Syncer``'s ``after_store`` for ``bower sync``: a stored club round
+    (its header names the night, table and round) counts for its night."""
+    from bower_host.club.night import attach_synced
+    return attach_synced(library, added)
 
 
 def main(argv: list[str] | None = None) -> int:

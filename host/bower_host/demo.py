@@ -73,7 +73,7 @@ def describe_hand(game: Game, hand: Hand) -> str:
     partner = ""
     if hand.rules.call_partner and 0 <= hand.partner < hand.n:
         partner = f" with {names[hand.partner]}"
-    pts = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(hand.points) if p)
+    pts = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(hand.points or ()) if p)
     return head + (f"{maker} made {SUIT_NAMES[hand.trump]}{alone}{partner}: "
                    f"{hand.maker_tricks()} tricks, {hand.reason} ({pts})")
 
@@ -94,7 +94,7 @@ def store_demo(library: Library, game: Game, key: str, started: int) -> str:
         return f"Already in the library as game {had[0]['id']} ({ref}): bower show {had[0]['id']}"
     res = library.add_log(demo_log(game, key, started), DEMO_DEVICE, f"{key}.log")
     if res.status != "new":
-        from bower_host.cli import CommandError
+        from bower_host.errors import CommandError
         raise CommandError(f"the demo game was not stored: {res.message}")
     return f"Stored in the library {library.path} as game {res.game_id} ({ref}): bower show {res.game_id}"
 
@@ -103,7 +103,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     library = None
     if not args.no_store:
-        from bower_host.cli import CommandError
+        from bower_host.errors import CommandError
         from bower_host.db import Library, LibraryError
         try:
             library = Library(args.db or None)

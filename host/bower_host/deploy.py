@@ -42,7 +42,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bower_host.cli import CommandError
+from bower_host.errors import CommandError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

@@ -45,7 +45,7 @@ from euchre.cards import HIGH_JOKER, card_name
 from euchre.hand import P_BID1, P_BID2, P_DECLARE, P_DEFEND, P_DISCARD, P_GIVE, P_GIVEBACK, P_PLAY, P_UP
 
 from bower_host import egn
-from bower_host.cli import CommandError
+from bower_host.errors import CommandError
 from bower_host.db import Library, LibraryError, decode, replay_decoded
 
 JSON_FORMAT = "bower-library-export"

@@ -19,7 +19,7 @@ from euchre import Rules
 from euchre.notation import describe_rules
 from euchre.rules import VARIANTS
 
-from bower_host.cli import CommandError
+from bower_host.errors import CommandError
 from bower_host.db import Library, LibraryError, replay
 from bower_host.progress import Progress
 from bower_host import csvout, egn

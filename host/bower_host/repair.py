@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from bower_host.cli import CommandError
+from bower_host.errors import CommandError
 from bower_host.db import Library, LibraryError, rebuild, rebuild_check, writer_lock
 
 

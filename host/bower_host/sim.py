@@ -306,7 +306,7 @@ def _wipe(flash: str, ask: bool) -> None:
     # without the user's yes.
     if not os.path.isdir(flash):
         return
-    from bower_host.cli import CommandError
+    from bower_host.errors import CommandError
 
     try:
         left = unsynced_games(flash)
@@ -325,7 +325,7 @@ def _wipe(flash: str, ask: bool) -> None:
 
 
 def do_sim(args: argparse.Namespace) -> int:
-    from bower_host.cli import CommandError
+    from bower_host.errors import CommandError
 
     flash = args.flash or default_flash_dir()
     if args.keys is not None:

@@ -5,8 +5,8 @@ driven by key presses (``tests/firmware/uikit.Driver``), the flash store on
 a directory (``bower.store.Store`` over ``devicesim.HostFs``) and the link
 (``bower.link.Link``). The host talks to it with its real client over an
 in-memory transport: ``bower club push``'s request (``Client.club``) and
-``bower sync`` (``sync.Syncer``, which counts club rounds as it stores
-them). The players are the engine's bots (``club.simulate.bot_table_events``:
+``bower sync`` (``sync.Syncer`` with the club's ``after_store``, which
+counts club rounds as it stores them). The players are the engine's bots (``club.simulate.bot_table_events``:
 real cards, the table's inputs written down), who press the keys a table
 would: Club round, Start round, each input, OK to accept, OK home.
 
@@ -29,7 +29,7 @@ from bower_host.club.push import round_setup  # noqa: E402
 from bower_host.club.simulate import bot_table_events, round_rules  # noqa: E402
 from bower_host.club.roundlog import round_header  # noqa: E402
 from bower_host.protocol import Client  # noqa: E402
-from bower_host.sync import Syncer  # noqa: E402
+from bower_host.syncer import Syncer  # noqa: E402
 
 from bower import keys as K  # noqa: E402
 from bower.link import Link  # noqa: E402
@@ -137,7 +137,7 @@ def play_night(lib, key: str, root: Path, seed: int, renege: float = 0.02, again
         first: set = set()
         for t in order:
             t0 = time.perf_counter()
-            for o in Syncer(bowers[t].client(), lib).run():
+            for o in Syncer(bowers[t].client(), lib, after_store=cn.attach_synced).run():
                 out["statuses"][o.status] = out["statuses"].get(o.status, 0) + 1
             if t not in first:
                 first.add(t)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from bower_host import sync
+from bower_host import connect
 from bower_host.cli import main
 from bower_host.club import night as cn
 from bower_host.club.push import round_setup, setup_text
@@ -130,7 +130,7 @@ def run(capsys, *argv):
 @pytest.fixture
 def scripted(monkeypatch):
     t = Scripted()
-    monkeypatch.setattr(sync, "_open_client", lambda args: (t, Client(t, timeout=0.1, retries=0)))
+    monkeypatch.setattr(connect, "open_client", lambda args: (t, Client(t, timeout=0.1, retries=0)))
     return t
 
 

@@ -13,6 +13,7 @@ import pytest
 from euchre import log
 
 from bower_host import db
+from bower_host.db import schema
 from bower_host.db import Library, LibraryError
 
 DEV = "e6614103e7"
@@ -336,7 +337,7 @@ def test_empty_file_and_v0_database_migrate_to_current(tmp_path):
             assert lib.count() == 0
             tables = {r[0] for r in lib.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             assert {"games", "hands", "players"} <= tables
-        assert _version(p) == db.schema_version() == 3
+        assert _version(p) == db.schema_version() == 4
 
 
 def test_newer_database_is_refused_untouched(tmp_path):
@@ -346,7 +347,7 @@ def test_newer_database_is_refused_untouched(tmp_path):
     c.execute("PRAGMA user_version = 7")
     c.commit()
     c.close()
-    with pytest.raises(LibraryError, match=r"schema version 7, newer than this bower knows \(3\)"):
+    with pytest.raises(LibraryError, match=r"schema version 7, newer than this bower knows \(4\)"):
         Library(p)
     assert _version(p) == 7
 
@@ -360,24 +361,162 @@ def test_next_migration_applies_to_a_stored_library(db_path, kit, monkeypatch):
         conn.execute("ALTER TABLE games ADD COLUMN venue TEXT")
         conn.execute("UPDATE games SET venue = 'club'")
 
-    monkeypatch.setattr(db, "MIGRATIONS", db.MIGRATIONS + [v2])
+    monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS + [v2])
     with Library(db_path) as lib:
         g = lib.game(gid)
         assert g["venue"] == "club" and g["game_key"] == "m1" and len(lib.hands(gid)) == g["hands"]
-    assert _version(db_path) == db.schema_version() == 4
+    assert _version(db_path) == db.schema_version() == 5
 
 
 def test_failed_migration_rolls_back(db_path, monkeypatch):
     Library(db_path).close()
-    monkeypatch.setattr(db, "MIGRATIONS", db.MIGRATIONS + [["ALTER TABLE games ADD COLUMN venue TEXT",
+    monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS + [["ALTER TABLE games ADD COLUMN venue TEXT",
                                                              "THIS IS NOT SQL"]])
     with pytest.raises(LibraryError):
         Library(db_path)
-    assert _version(db_path) == 3
+    assert _version(db_path) == 4
     c = sqlite3.connect(db_path)
     cols = [r[1] for r in c.execute("PRAGMA table_info(games)")]
     c.close()
     assert "venue" not in cols
+
+
+# ----- schema version 4: the club night tables ----------------------------------------
+
+# The club night tables as every bower before schema version 4 made them,
+# on a night's first use and outside the versioned migrations
+# (``db.ensure_club_tables``), copied here as they were: a library of that
+# time has these, or none.
+V3_CLUB_TABLES = [
+    """CREATE TABLE IF NOT EXISTS club_nights (
+        id INTEGER PRIMARY KEY,
+        key TEXT NOT NULL UNIQUE,       -- the night's id in round headers
+        name TEXT NOT NULL,
+        created INTEGER NOT NULL,       -- Unix time
+        tables INTEGER NOT NULL,
+        rounds INTEGER NOT NULL,
+        movement TEXT NOT NULL,         -- "progressive", "fixed" or "partners"
+        hands INTEGER,                  -- hands per round, or NULL ...
+        minutes INTEGER,                -- ... minutes per round
+        scoring TEXT NOT NULL,          -- JSON: {"loner", "set_loner", "renege"}
+        seed INTEGER                    -- the round 1 draw's seed, if drawn
+    )""",
+    """CREATE TABLE IF NOT EXISTS club_players (
+        night_id INTEGER NOT NULL REFERENCES club_nights(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,        -- 1-based, in the order given
+        name TEXT NOT NULL,
+        position INTEGER NOT NULL,      -- place in the round 1 draw (0-based)
+        PRIMARY KEY (night_id, number),
+        UNIQUE (night_id, name),
+        UNIQUE (night_id, position)
+    )""",
+    """CREATE TABLE IF NOT EXISTS club_results (
+        night_id INTEGER NOT NULL REFERENCES club_nights(id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        table_no INTEGER NOT NULL,
+        device TEXT NOT NULL,           -- the round's game: device ...
+        game_key TEXT NOT NULL,         -- ... and game id
+        game_id INTEGER,                -- games.id when attached
+        result TEXT NOT NULL,           -- JSON: RoundResult.to_json()
+        complete INTEGER NOT NULL,
+        source TEXT NOT NULL,           -- "file" or "sync" (what attached it last)
+        attached_at INTEGER NOT NULL,
+        PRIMARY KEY (night_id, round, table_no)
+    )""",
+    """CREATE TABLE IF NOT EXISTS club_corrections (
+        id INTEGER PRIMARY KEY,
+        night_id INTEGER NOT NULL REFERENCES club_nights(id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        table_no INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        kind TEXT NOT NULL,             -- "replaced" (another game), "changed" (the same game's log),
+                                        -- "device correction", "acceptance undone" (undo after accept)
+        old_game TEXT NOT NULL,         -- device/game id
+        new_game TEXT NOT NULL,
+        old_result TEXT NOT NULL,       -- JSON
+        new_result TEXT NOT NULL        -- JSON
+    )""",
+]
+
+
+def _master(path) -> list:
+    """The schema of the library at ``path``: sqlite_master but the page numbers."""
+    c = sqlite3.connect(path)
+    try:
+        return sorted(c.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall(), key=repr)
+    finally:
+        c.close()
+
+
+def _contents(lib) -> dict:
+    tables = sorted(db.SCHEMA)
+    return {t: sorted(map(tuple, lib.conn.execute(f"SELECT * FROM {t}").fetchall()), key=repr) for t in tables}
+
+
+@pytest.mark.parametrize("had_nights", [False, True])
+def test_an_old_library_upgrades_to_the_club_tables_and_keeps_its_data(tmp_path, kit, had_nights):
+    # A library as schema version 3 made it (its migrations' statements,
+    # nothing newer) holding a game; with had_nights, also the club tables
+    # as the old mechanism made them, holding a night and a counted round.
+    # Opened now, it is migrated to version 4: nothing is lost, and its
+    # schema is exactly a new library's.
+    from bower_host.club import night as cn
+    from bower_host.club.simulate import night_round_logs
+
+    src = tmp_path / "src.sqlite3"              # the rows, as this bower writes them
+    with Library(src, clock=lambda: 1763700000) as lib:
+        gid = lib.add_log(kit.log_bytes(kit.table_game("classic", 6), "m1"), DEV, "m1.log").game_id
+        if had_nights:
+            night = cn.create_night(lib, "Friday", ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"], 2,
+                                    "progressive", 3, hands=4, seed=5, key="fri", clock=lambda: 1763700000)
+            for t, raw in night_round_logs(night, 1, 7, started=1763700100).items():
+                assert cn.attach_file(lib, raw, f"r1-t{t}.log").status == "new"
+        before = _contents(lib)
+    old = tmp_path / "old.sqlite3"
+    c = sqlite3.connect(old, isolation_level=None)
+    for step in schema.MIGRATIONS[:3]:
+        if callable(step):
+            step(c)
+        else:
+            for sql in step:
+                c.execute(sql)
+    tables = ["games", "hands", "players"]
+    if had_nights:
+        for sql in V3_CLUB_TABLES:
+            c.execute(sql)
+        tables += ["club_nights", "club_players", "club_results", "club_corrections"]
+    c.execute("PRAGMA user_version = 3")
+    c.execute("ATTACH ? AS src", (str(src),))
+    for t in tables:
+        c.execute(f"INSERT INTO main.{t} SELECT * FROM src.{t}")
+    c.close()
+    assert ("club_nights" in {name for _, name, _, _ in _master(old)}) == had_nights
+
+    with Library(old) as lib:
+        assert _contents(lib) == before
+        assert lib.game(gid)["game_key"] == "m1" and len(lib.hands(gid)) == lib.game(gid)["hands"] > 0
+        assert [n["key"] for n in cn.nights(lib)] == (["fri"] if had_nights else [])
+        if had_nights:
+            night = cn.load_night(lib, "fri")
+            assert sorted(night.results) == [(1, 1), (1, 2)] and night.current_round() == 2
+    assert _version(old) == db.schema_version() == 4
+    fresh = tmp_path / "fresh.sqlite3"
+    Library(fresh).close()
+    assert _master(old) == _master(fresh)
+    assert {"club_nights", "club_players", "club_results", "club_corrections"} <= {n for _, n, _, _ in _master(fresh)}
+
+
+def test_a_new_library_has_the_club_tables_before_any_night(tmp_path):
+    # Made by the migrations, not by a night's first use: a library that
+    # lacks one once opened is damaged, as for a missing games table.
+    p = tmp_path / "lib.sqlite3"
+    Library(p).close()
+    c = sqlite3.connect(p)
+    c.execute("DROP TABLE club_results")
+    c.commit()
+    c.close()
+    with pytest.raises(db.LibraryDamaged, match="no table club_results"):
+        Library(p)
 
 
 def test_json_columns_are_json(lib, variant_logs):
@@ -413,7 +552,7 @@ def test_a_renege_seat_is_a_column_and_old_libraries_get_it(db_path, capsys):
     with Library(db_path) as lib:
         [h] = lib.hands(gid)
         assert (h["outcome"], h["renege"]) == ("renege", 3)
-    assert _version(db_path) == 3
+    assert _version(db_path) == 4
     from bower_host import cli
     assert cli.main(["show", str(gid), "--db", str(db_path)]) == 0
     assert "renege by D" in capsys.readouterr().out

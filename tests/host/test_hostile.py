@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bower_host import db, sync
+from bower_host import db, syncer
 from bower_host.db import Library
 
 from hostile import (DEVICE, ClaimsLength, ListedStore, bower, corrupt_line, crc, game_log, hostile_device,
@@ -106,7 +106,7 @@ def test_a_listing_of_millions_of_games_is_refused_before_it_is_read(tmp_path, d
 def test_one_sync_fetches_at_most_its_budget_and_the_next_run_the_rest(tmp_path, dbp, monkeypatch):
     store = ListedStore(GOOD)
     sizes = [len(v) for v in GOOD.values()]
-    monkeypatch.setattr(sync, "MAX_SYNC_BYTES", sizes[0] + sizes[1])
+    monkeypatch.setattr(syncer, "MAX_SYNC_BYTES", sizes[0] + sizes[1])
     with hostile_device(tmp_path / "flash", store) as dev:
         rc, out, err = do_sync(dev, dbp)
         assert rc == 1 and "g0003 (failed)" in err and "run `bower sync` again for it" in out

@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bower_host import db
 from bower_host.db import Library, LibraryError, side_path
+from bower_host.db import library as db_library
 
 from conftest import DEVICE, log_bytes, table_game
 from fake_device import FakeDevice, random_table_game, record_game
@@ -281,8 +281,8 @@ def older_bower(monkeypatch):
         path = Path(path)
         return path.parent / what if what in ("raw", "partial") else path.with_name(f"{path.name}.{what}")
     with monkeypatch.context() as m:
-        m.setattr(db, "side_path", shared)
-        m.setattr(db, "adopt_legacy_side_files", lambda *a, **k: None)
+        m.setattr(db_library, "side_path", shared)
+        m.setattr(db_library, "adopt_legacy_side_files", lambda *a, **k: None)
         yield
 
 

@@ -286,8 +286,8 @@ def test_roster_push_reaches_the_store(dev, capsys):
     from types import SimpleNamespace
 
     from bower_host.protocol import DeviceError
-    from bower_host.sync import _open_client
-    t, client = _open_client(SimpleNamespace(port=dev.port, timeout=2.0))
+    from bower_host.connect import open_client
+    t, client = open_client(SimpleNamespace(port=dev.port, timeout=2.0))
     try:
         client.hello()
         for names in (["Ann", "Ann"], [" Ann"]):
@@ -375,6 +375,6 @@ def test_sync_counts_the_hands_played(tmp_path, db, capsys):
 
 
 def test_sizes_have_units():
-    from bower_host.sync import _size
-    assert [_size(n) for n in (0, 1023, 1657, 1048576, 5 << 30, 3 << 40)] == [
+    from bower_host.syncer import size_text
+    assert [size_text(n) for n in (0, 1023, 1657, 1048576, 5 << 30, 3 << 40)] == [
         "0 B", "1023 B", "1.6 KB", "1.0 MB", "5.0 GB", "3.0 TB"]

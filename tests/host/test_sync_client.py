@@ -202,7 +202,7 @@ def test_synced_many_marks_several_games_in_one_request_and_one_write(store):
 def test_the_syncer_tells_old_firmware_one_game_at_a_time(store):
     # A device whose SYNCED takes one game answers ERR badargs to several:
     # the host asks again, game by game, and keeps doing so.
-    from bower_host.sync import Syncer, Outcome
+    from bower_host.syncer import Syncer, Outcome
     from bower_host.protocol import GameEntry
 
     calls = []

@@ -8,6 +8,8 @@
   (idempotent; conflicts refused, corrections logged);
 * ``standings``, ``sheet``, ``web`` -- what the organiser and the room see;
 * ``push`` -- a table's round sent to its Bower over USB (``bower club push``);
+* ``common`` -- what every ``bower club`` command shares: the library and
+  night it opens, ``--db`` and ``--night``;
 * ``commands`` -- ``bower club ...``.
 """
 

@@ -21,25 +21,12 @@ import time
 from pathlib import Path
 
 from bower_host import argtypes as at
-from bower_host.cli import CommandError
 from bower_host.club import night as cn
 from bower_host.club import standings as cs
+from bower_host.club.common import add_common_args, open_library, open_night
 from bower_host.club.roundlog import MAX_ROUNDS, MAX_TABLES, NIGHT_KEY
-from bower_host.db import Library, LibraryError, writer_lock
-
-
-def _library(path, create: bool = False) -> Library:
-    try:
-        return Library(path, create=create)
-    except LibraryError as e:
-        raise CommandError(str(e)) from None
-
-
-def _night(lib: Library, ref) -> cn.Night:
-    try:
-        return cn.load_night(lib, ref)
-    except cn.ClubError as e:
-        raise CommandError(str(e)) from None
+from bower_host.db import writer_lock
+from bower_host.errors import CommandError
 
 
 MAX_ROSTER = 1_000_000          # bytes of a --roster file (64 tables of four: a few KB of names)
@@ -77,7 +64,7 @@ def cmd_new(args) -> int:
                       seed, args.id)
     except cn.ClubError as e:
         raise CommandError(str(e)) from None
-    with writer_lock(args.db, "bower club new"), _library(args.db, create=True) as lib:
+    with writer_lock(args.db, "bower club new"), open_library(args.db, create=True) as lib:
         try:
             night = cn.create_night(lib, args.name, names, args.tables, args.movement, args.rounds, args.hands,
                                     args.minutes, scoring, seed, args.id)
@@ -105,7 +92,7 @@ def _seating_text(night: cn.Night, rnd: int) -> str:
 
 
 def cmd_list(args) -> int:
-    with _library(args.db) as lib:
+    with open_library(args.db) as lib:
         rows = cn.nights(lib)
     if not rows:
         raise CommandError("no club nights in the library: bower club new NAME ...")
@@ -117,8 +104,8 @@ def cmd_list(args) -> int:
 
 
 def cmd_seating(args) -> int:
-    with _library(args.db) as lib:
-        night = _night(lib, args.night)
+    with open_library(args.db) as lib:
+        night = open_night(lib, args.night)
     rounds = [_round(night, args.round)] if args.round is not None else range(1, night.rounds + 1)
     print("\n".join(_seating_text(night, r) for r in rounds))
     return 0
@@ -135,8 +122,8 @@ def _round(night: cn.Night, rnd: int | None) -> int:
 
 def cmd_sheet(args) -> int:
     from bower_host.club.sheet import sheets
-    with _library(args.db) as lib:
-        night = _night(lib, args.night)
+    with open_library(args.db) as lib:
+        night = open_night(lib, args.night)
     rnd = _round(night, args.round)
     try:
         text = sheets(night, rnd)
@@ -152,7 +139,7 @@ def cmd_sheet(args) -> int:
 
 def cmd_result(args) -> int:
     failed = 0
-    with writer_lock(args.db, "bower club result"), _library(args.db, create=True) as lib:
+    with writer_lock(args.db, "bower club result"), open_library(args.db, create=True) as lib:
         for name in args.files:
             try:
                 raw = Path(name).read_bytes()
@@ -173,7 +160,7 @@ def cmd_result(args) -> int:
 
 
 def cmd_collect(args) -> int:
-    with writer_lock(args.db, "bower club collect"), _library(args.db) as lib:
+    with writer_lock(args.db, "bower club collect"), open_library(args.db) as lib:
         out = cn.collect(lib)
     for status, msg in out:
         print(f"{status}: {msg}")
@@ -184,8 +171,8 @@ def cmd_collect(args) -> int:
 
 def cmd_simulate(args) -> int:
     from bower_host.club.simulate import night_round_logs
-    with _library(args.db) as lib:
-        night = _night(lib, args.night)
+    with open_library(args.db) as lib:
+        night = open_night(lib, args.night)
     rnd = _round(night, args.round)
     try:
         logs = night_round_logs(night, rnd, args.seed, started=int(time.time()), renege=args.renege)
@@ -201,8 +188,8 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_standings(args) -> int:
-    with _library(args.db) as lib:
-        night = _night(lib, args.night)
+    with open_library(args.db) as lib:
+        night = open_night(lib, args.night)
         corr = cn.corrections(lib, night)
     if args.format == "csv":
         sys.stdout.write(cs.to_csv(night))
@@ -255,8 +242,8 @@ def standings_text(night: cn.Night, corr: list) -> str:
 
 def cmd_serve(args) -> int:
     from bower_host.club.web import serve
-    with _library(args.db) as lib:
-        night = _night(lib, args.night)
+    with open_library(args.db) as lib:
+        night = open_night(lib, args.night)
         path = lib.path
     from bower_host.club.web import ServeError
     try:
@@ -280,7 +267,7 @@ def _night_id(text: str) -> str:
 def _device_id(text: str) -> str:
     import argparse
 
-    from bower_host.sync import SAFE_ID
+    from bower_host.syncer import SAFE_ID
     if not SAFE_ID.match(text):
         raise argparse.ArgumentTypeError(f"{at.shown(text)}: a device id is 1 to 64 letters, digits, - and _, "
                                          "starting with a letter or digit")
@@ -293,15 +280,7 @@ def register(sub) -> None:
                                    "tables' Bowers, standings, a live page. See host/CLUB.md.")
     cs_ = p.add_subparsers(dest="club_command", required=True)
 
-    def common(q, night=True):
-        q.add_argument("--db", metavar="FILE", help="the game library (default: $BOWER_DB, else bower.sqlite3 "
-                                                    "in your data directory)")
-        if night:
-            q.add_argument("--night", metavar="ID", type=at.text(cn.MAX_NIGHT_NAME, "--night"),
-                           help="the club night (default: the newest)")
-        return q
-
-    q = common(cs_.add_parser("new", help="a new club night and its round 1 seating"), night=False)
+    q = add_common_args(cs_.add_parser("new", help="a new club night and its round 1 seating"), night=False)
     q.add_argument("name", metavar="NAME", type=at.text(cn.MAX_NIGHT_NAME, "the night's name"),
                    help=f"the night's name (1 to {cn.MAX_NIGHT_NAME} characters)")
     q.add_argument("--players", nargs="+", metavar="NAME", help="player names (1-8 characters, as on the device)")
@@ -326,30 +305,31 @@ def register(sub) -> None:
                    help="the night's id in round headers: letters, digits, - and _ (default: from the name)")
     q.set_defaults(func=cmd_new)
 
-    q = common(cs_.add_parser("list", help="the club nights in the library"), night=False)
+    q = add_common_args(cs_.add_parser("list", help="the club nights in the library"), night=False)
     q.set_defaults(func=cmd_list)
 
-    q = common(cs_.add_parser("seating", help="who sits where, round by round (as far as known)"))
+    q = add_common_args(cs_.add_parser("seating", help="who sits where, round by round (as far as known)"))
     q.add_argument("--round", type=ROUND, metavar="R", help="default: every round")
     q.set_defaults(func=cmd_seating)
 
-    q = common(cs_.add_parser("sheet", help="printable score sheets, one per table (text, form feeds between)"))
+    q = add_common_args(cs_.add_parser("sheet", help="printable score sheets, one per table (text, form feeds "
+                                                     "between)"))
     q.add_argument("--round", type=ROUND, metavar="R", help="default: the round being played")
     q.add_argument("-o", "--output", metavar="FILE")
     q.set_defaults(func=cmd_sheet)
 
-    q = common(cs_.add_parser("result", help="count round logs (any order, any number of times)"), night=False)
+    q = add_common_args(cs_.add_parser("result", help="count round logs (any order, any number of times)"), night=False)
     q.add_argument("files", nargs="+", metavar="FILE")
     q.add_argument("--replace", action="store_true", help="correct a table's result with this log (logged)")
     q.add_argument("--device", metavar="ID", type=_device_id,
                    help="the device a log came from, when its header names none")
     q.set_defaults(func=cmd_result)
 
-    q = common(cs_.add_parser("collect", help="count the rounds already in the library (synced or imported)"),
+    q = add_common_args(cs_.add_parser("collect", help="count the rounds already in the library (synced or imported)"),
                night=False)
     q.set_defaults(func=cmd_collect)
 
-    q = common(cs_.add_parser("simulate", help="no devices: the bots play a round, one log per table"))
+    q = add_common_args(cs_.add_parser("simulate", help="no devices: the bots play a round, one log per table"))
     q.add_argument("--round", type=ROUND, metavar="R", help="default: the round being played")
     q.add_argument("--seed", type=at.whole(0, SEED_MAX, "seed"), default=1)
     q.add_argument("--renege", type=at.number(0, 1, "a chance"), default=0.02,
@@ -357,11 +337,11 @@ def register(sub) -> None:
     q.add_argument("-o", "--output", metavar="DIR", default="club-logs")
     q.set_defaults(func=cmd_simulate)
 
-    q = common(cs_.add_parser("standings", help="standings, table results by round, prizes"))
+    q = add_common_args(cs_.add_parser("standings", help="standings, table results by round, prizes"))
     q.add_argument("--format", "-f", default="table", metavar="FMT", help="table (default), csv or json")
     q.set_defaults(func=cmd_standings)
 
-    q = common(cs_.add_parser("serve", help="a web page of live standings and round status"))
+    q = add_common_args(cs_.add_parser("serve", help="a web page of live standings and round status"))
     q.add_argument("--port", type=at.whole(1, 65535, "port"), default=8080, help="TCP port (default 8080)")
     q.add_argument("--host", default="127.0.0.1", type=at.text(253, "--host"),
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 for the "
@@ -369,4 +349,4 @@ def register(sub) -> None:
     q.set_defaults(func=cmd_serve)
 
     from bower_host.club.push import register as register_push
-    register_push(cs_, common)
+    register_push(cs_)

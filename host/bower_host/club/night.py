@@ -36,7 +36,7 @@ from euchre import log as elog
 from bower_host.club import movement as mv
 from bower_host.club.roundlog import NIGHT_KEY, MAX_ROUNDS, MAX_TABLES, UNDO, RoundError, RoundResult, \
     awaiting, check_scoring, club_of, round_result, undone_accepts
-from bower_host.db import Decoded, Library, decode, ensure_club_tables, replay, replay_decoded, transaction
+from bower_host.db import Decoded, Library, decode, replay, replay_decoded, transaction
 from bower_host.names import DEVICE_NAME
 
 MOVEMENTS = ("progressive", "fixed", "partners")
@@ -267,7 +267,6 @@ def create_night(lib: Library, name: str, names: list, tables: int | None, movem
         import random
         random.Random(seed).shuffle(positions)
     conn = lib.conn
-    ensure_club_tables(conn)
     if conn.execute("SELECT 1 FROM club_nights WHERE key = ?", (key,)).fetchone():
         raise ClubError(f"the library already has a club night {key}")
     with transaction(conn):
@@ -282,7 +281,6 @@ def create_night(lib: Library, name: str, names: list, tables: int | None, movem
 
 
 def nights(lib: Library) -> list:
-    ensure_club_tables(lib.conn)
     return [dict(r) for r in lib.conn.execute("SELECT * FROM club_nights ORDER BY created DESC, id DESC")]
 
 
@@ -292,7 +290,6 @@ def load_night(lib: Library | Reader, ref: str | None = None) -> Night:
     :raises ClubError: no such night.
     """
     conn = lib.conn
-    ensure_club_tables(conn)
     if ref is None:
         row = conn.execute("SELECT * FROM club_nights ORDER BY created DESC, id DESC LIMIT 1").fetchone()
         if row is None:
@@ -395,7 +392,6 @@ def attach_replay(lib: Library, rp, device: str, game_key: str, game_id: int | N
     if club is None:
         return Attached("not a round", f"{device}/{game_key}: not a club round (no club header)")
     conn = lib.conn
-    ensure_club_tables(conn)
     row = conn.execute("SELECT * FROM club_nights WHERE key = ?", (club["night"],)).fetchone()
     if row is None:
         raise ClubError(f"{device}/{game_key}: round of club night {club['night']!r}, which this library does not "
@@ -520,7 +516,6 @@ def attach_file(lib: Library, raw: bytes, name: str, device: str | None = None, 
     dev = dec.header.get("device") or device
     if not dev:
         raise ClubError("the log names no device: give --device ID")
-    ensure_club_tables(lib.conn)
     if lib.conn.execute("SELECT 1 FROM club_nights WHERE key = ?", (club["night"],)).fetchone() is None:
         raise ClubError(f"a round of club night {club['night']!r}, which this library does not have "
                         "(bower club list)")
@@ -553,7 +548,6 @@ def collect(lib: Library, clock=time.time) -> list:
     """Attach every game of the library that carries a round header (rounds
     synced before the hook, or stored by ``bower import``). Returns
     ``[(status, message)]``; conflicts are reported, not raised."""
-    ensure_club_tables(lib.conn)
     out = []
     for row in lib.conn.execute("SELECT id, device, game_key, log FROM games WHERE log LIKE '%\"club\": {%' "
                                 "ORDER BY id").fetchall():
@@ -595,7 +589,6 @@ def carry_over(old: str | Path, lib: Library) -> str | None:
         src.close()
     if not rows["club_nights"]:
         return None
-    ensure_club_tables(lib.conn)
     games = {(d, k): i for i, d, k in lib.conn.execute("SELECT id, device, game_key FROM games")}
     lost = 0
     with transaction(lib.conn):

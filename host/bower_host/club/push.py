@@ -16,8 +16,11 @@ depends on results -- progressive -- or there is no next round, or a bye).
 
 from __future__ import annotations
 
+from bower_host import connect
+from bower_host.club.common import add_common_args, open_library, open_night
 from bower_host.club.movement import SEATS
 from bower_host.club.night import ClubError, Night
+from bower_host.errors import CommandError
 
 
 def round_setup(night: Night, rnd: int, table: int) -> dict:
@@ -59,23 +62,20 @@ def setup_text(setup: dict) -> str:
 
 
 def cmd_push(args) -> int:
-    from bower_host.cli import CommandError
-    from bower_host.club.commands import _library, _night
     from bower_host.protocol import DeviceError, ProtocolError
-    from bower_host.sync import _open_client
     from bower_host.transport import TransportError
 
     setup = None
     if not args.clear:
         if args.table is None:
             raise CommandError("give --table T (the table whose Bower this is), or --clear")
-        with _library(args.db) as lib:
-            night = _night(lib, args.night)
+        with open_library(args.db) as lib:
+            night = open_night(lib, args.night)
         try:
             setup = round_setup(night, args.round or night.current_round(), args.table)
         except ClubError as e:
             raise CommandError(str(e)) from None
-    t, client = _open_client(args)
+    t, client = connect.open_client(args)
     try:
         info = client.hello()
         if setup is None:
@@ -98,18 +98,19 @@ def cmd_push(args) -> int:
     return 0
 
 
-def register(cs_, common) -> None:
+def register(cs_) -> None:
+    """Add ``push`` to the ``bower club`` subcommands ``cs_``."""
     from bower_host import argtypes as at
     from bower_host.club.roundlog import MAX_ROUNDS, MAX_TABLES
-    from bower_host.sync import _add_link_args
-    q = common(cs_.add_parser("push", help="send a table's round (seats, length, scoring) to its Bower over USB",
-                              description="Send the round setup of a table to the Bower plugged in: the night, "
-                                          "table and round, the players by seat, the round's length and scoring, "
-                                          "and where each player goes next when the movement fixes it."))
+    q = add_common_args(cs_.add_parser(
+        "push", help="send a table's round (seats, length, scoring) to its Bower over USB",
+        description="Send the round setup of a table to the Bower plugged in: the night, table and round, the "
+                    "players by seat, the round's length and scoring, and where each player goes next when the "
+                    "movement fixes it."))
     q.add_argument("--table", type=at.whole(1, MAX_TABLES, "table"), metavar="T",
                    help="the table whose Bower this is")
     q.add_argument("--round", type=at.whole(1, MAX_ROUNDS, "round"), metavar="R",
                    help="default: the round being played")
     q.add_argument("--clear", action="store_true", help="remove the club round from the device instead")
-    _add_link_args(q)
+    connect.add_link_args(q)
     q.set_defaults(func=cmd_push)

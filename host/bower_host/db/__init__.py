@@ -1,0 +1,68 @@
+"""The game library: every synced game in one SQLite file, raw logs beside it.
+
+::
+
+    lib = Library()                     # BOWER_DB, else the user's data dir
+    r = lib.add_log(raw_bytes, device="e6614103e7", name="g0001.log")
+    r.status                            # "new", "duplicate", "updated" or "mismatch"
+    lib.games()                         # one row per game
+    lib.hands(r.game_id)                # one row per finished hand
+
+A game's identity is ``(device, header "id")``. ``add_log`` decodes the log
+with ``euchre.log`` (a torn last line is dropped and reported), replays it
+through the engine event by event, derives one row per finished hand and
+stores the game in one transaction. The raw log is archived as
+``<library>.raw/<device>/<id>.log`` next to the database (each library owns
+its side files, named after its file: ``side_path``; host/EXPORTS.md, "The
+library's files"); a log that does not replay,
+or that conflicts with the stored copy of its game, is archived under a name
+that never replaces anything (``<id>.mismatch-<sha>.log``) and nothing else
+is stored. A good archived log is only ever replaced by a longer version of
+itself.
+
+Device input is hostile until checked: the header's fields are validated
+(``check_header``) before anything is replayed, and a log with a corrupt line
+in the middle is stored up to that line and marked ``damaged`` (the line
+number and why), its whole raw log archived. ``Library`` checks the file when
+it opens it and raises ``LibraryDamaged`` for bad pages or a missing table;
+``rebuild`` makes a new library from the raw archive.
+
+The schema is versioned with ``PRAGMA user_version``; ``MIGRATIONS[i]``
+takes a database from version ``i`` to ``i + 1`` (the club night tables
+too, since version 4). A database newer than this code knows is refused.
+
+The parts, each importing only those above it:
+
+* ``errors`` -- ``LibraryError``, ``LibraryDamaged``;
+* ``paths`` -- the default library and each library's side files;
+* ``schema`` -- the tables, the versioned migrations, ``transaction``;
+* ``logs`` -- a log decoded, checked and replayed into hands;
+* ``archive`` -- the raw log archive;
+* ``rows`` -- game and hand rows written and read back checked;
+* ``sides`` -- what is a Bower library, and an older bower's shared side files;
+* ``library`` -- ``Library``;
+* ``lock`` -- one writer at a time;
+* ``rebuild`` -- a damaged library made anew from its raw logs.
+
+This package's names are the library's interface (``from bower_host.db
+import Library``); its parts import each other, never this face.
+"""
+
+from bower_host.db.archive import archived_logs, safe_name
+from bower_host.db.errors import LibraryDamaged, LibraryError
+from bower_host.db.library import AddResult, Library
+from bower_host.db.lock import writer_lock
+from bower_host.db.logs import (MAX_NAME, MAX_STARTED, OUTCOME_WORDS, RESULT_NAMES, Decoded, HandRecord, Replay,
+                                check_header, decode, hand_row, replay, replay_decoded)
+from bower_host.db.paths import DB_NAME, ENV_DB, default_path, side_path
+from bower_host.db.rebuild import rebuild, rebuild_check
+from bower_host.db.schema import BOWER_TABLES, MIGRATIONS, SCHEMA, migrate, schema_version, transaction
+from bower_host.db.sides import LEGACY_SIDES, adopt_legacy_side_files
+
+__all__ = [
+    "AddResult", "BOWER_TABLES", "DB_NAME", "Decoded", "ENV_DB", "HandRecord", "LEGACY_SIDES", "Library",
+    "LibraryDamaged", "LibraryError", "MAX_NAME", "MAX_STARTED", "MIGRATIONS", "OUTCOME_WORDS", "RESULT_NAMES",
+    "Replay", "SCHEMA", "adopt_legacy_side_files", "archived_logs", "check_header", "decode", "default_path",
+    "hand_row", "migrate", "rebuild", "rebuild_check", "replay", "replay_decoded", "safe_name", "schema_version",
+    "side_path", "transaction", "writer_lock",
+]
