@@ -176,6 +176,9 @@ class App:
                 return True
             if self.setup is not None and self.store.prepare():
                 return True    # (littlefs's first allocation: not on the OK that starts the game)
+            if self.game is not None:
+                return False   # (game over: the archive's moves wait for Home; their flash commits
+                               # would leave a compaction of the games directory to the next press)
             return self.store.tidy()   # the store's deferred flash work, a step per call
         return self.store.idle()   # in a hand: the new hand's checkpoint, off the press that ended the last
 
@@ -267,7 +270,11 @@ class App:
             self.stack = [RoundOver()]
         else:
             from bower.play import game_screen
-            self.stack = [game_screen(self)]
+            s = game_screen(self)
+            if s is None:
+                from bower.quick import screen   # quick score
+                s = screen(self)
+            self.stack = [s]
         self.dirty = True
         # The menus outside the hand, the store's and the link's rarely used
         # parts are not needed while it is played: give their heap back

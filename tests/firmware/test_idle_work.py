@@ -181,3 +181,27 @@ def test_the_game_over_screen_loads_the_archive_its_next_press_needs(monkeypatch
     monkeypatch.delitem(sys.modules, "bower.archive")
     idle(app)
     assert "bower.archive" not in sys.modules
+
+
+def test_the_archive_moves_wait_for_home_not_the_game_over_screen():
+    # Moving older games to the archive commits to the games directory; on
+    # the game-over screen that would leave littlefs a compaction of it for
+    # the press that leaves the screen. They wait for Home.
+    from euchre import Game, Rules
+
+    fs = FakeFS()
+    s = Store("/", fs=fs, device="e6614c31")
+    for _ in range(2):
+        g = Game(Rules("classic", winning_score=1), ["Ann", "Bob", "Cy", "Di"], dealer=0)
+        s.new_game(g, started=1750000000)
+        for e in ("up H", "pass", "order", "tricks 3"):
+            g.apply(e)
+            s.record(g, e)
+    assert "/games/g0001.log" in fs.files
+    app = App(s, {})
+    app.game = g                             # the game-over screen of g0002
+    idle(app)
+    assert "/games/g0001.log" in fs.files
+    app.game = None                          # Home
+    idle(app)
+    assert "/games/g0001.log" not in fs.files and "/past/g0001.log" in fs.files
