@@ -118,7 +118,7 @@ from euchre.game import game_from_header
 g = Game(Rules("five", winning_score=3), ["A", "B", "C", "D", "E"], dealer=0)
 lines = [encode_line(header_payload(g))]
 while not g.is_terminal():
-    legal = [a for a in g.legal_actions() if a.split()[0] not in ("redeal", "claim", "renege", "throwin")]
+    legal = [a for a in g.legal_actions() if a.split()[0] not in ("redeal", "claim", "renege", "throwin", "quick")]
     g.apply(legal[-1])
     lines.append(encode_line(legal[-1]))
 r = game_from_header(decode_line(lines[0]))
@@ -207,7 +207,7 @@ def step_game(seed, hands):
     while g.hand_no <= hands:
         if g.result:
             raise RuntimeError("game: the game ended after %d hands, before %d" % (g.hand_no - 1, hands))
-        legal = g.legal_actions()
+        legal = [a for a in g.legal_actions() if a[:5] != "quick"]   # (entered in full)
         choice = _pick(legal)
         legal = None
         g.apply(choice)

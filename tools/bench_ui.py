@@ -20,7 +20,8 @@
 3. MicroPython 1.27 (wasm, via tests/mpy/run_script.mjs and
    tools/bench_ui_mpy.py): time per input (handle + render + flush) and the
    peak gc.mem_alloc() of live objects during a full Five-Handed game with
-   the engine, UI, store, link and display all imported.
+   the engine, UI, store, link and display all imported; then the same
+   game's hands told in quick score.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from bower_host import devicesim  # noqa: E402
 
 devicesim.install()
 
-from uikit import Driver, table_game  # noqa: E402
+from uikit import Driver, table_game, quick_events, hands_of  # noqa: E402
 
 # Realistic hands per variant (issue 13, section 7): (name, options, events).
 # Each is entered on a fresh game through the menus, the shortest way round;
@@ -88,6 +89,15 @@ BY_TRICK = {
                     "won 2", "reveal 4"],
 }
 HAND_TARGETS = {"classic": (7, 10), "five": (11, 15), "callpartner": (11, 15)}
+# Quick score (issue 25): the same hands told as who made trump and how
+# each ended (uikit.quick_events), plus Ultimate's; the mean's targets.
+ULTIMATE = [
+    ("made", {}, ["up C", "order", "tricks 6"]),
+    ("euchred", {}, ["up H", "pass", "order", "tricks 4"]),
+    ("march", {}, ["up D", "order", "tricks 11"]),
+    ("called in round 2", {}, ["up S", "all pass", "pass", "pass", "call H", "tricks 8"]),
+]
+QUICK_TARGETS = {"classic": 3, "five": 4, "callpartner": 4, "ultimate": 3}
 
 
 # The four relabellings of the suits that keep each suit's colour partner
@@ -142,6 +152,56 @@ def hand_presses(variant, options, events):
     return total / 16
 
 
+def engine_hand(variant, options, events):
+    # The finished hand of ``events`` (as HANDS writes them) in the engine.
+    from euchre import Game, Rules
+    g = Game(Rules(variant, options))
+    for e in events:
+        if e in ("all pass", "the rest pass"):
+            phase = g.hand.phase
+            while g.hand_no == 1 and g.hand.phase == phase:
+                g.apply("pass")
+        elif e != "by trick":
+            g.apply(e)
+    assert g.hand_no == 2, (variant, events)
+    return g.last_hand, g.scores
+
+
+def quick_presses(variant, options, events):
+    # Presses for the hand told quick (bower.quick) on a fresh game, and
+    # whether it scored as entered in full. Nothing to average over: the
+    # suits do not come into it, every menu starts from the dealer or the
+    # maker, and no result screen waits for the next hand's first press.
+    h, scores = engine_hand(variant, options, events)
+    told = quick_events(h)
+    d = Driver()
+    d.new_game(variant, options, quick=True)
+    d.presses = 0
+    for e in told:
+        d.enter(e)
+    return d.presses, told, d.app.game.scores == scores
+
+
+def quick_over_games(variant, games):
+    # Presses per hand over seeded games told quick (their makers and
+    # partners anywhere at the table), hands quick score has no input for
+    # left out.
+    counts = []
+    for seed in range(1, games + 1):
+        events, _ = table_game(variant, seed)
+        hands, _ = hands_of(variant, events)
+        d = Driver()
+        d.new_game(variant, quick=True)
+        for _full, told, _ in hands:
+            if told is None:
+                break
+            d.presses = 0
+            for e in told:
+                d.enter(e)
+            counts.append(d.presses)
+    return statistics.mean(counts)
+
+
 def presses_over_games(variant, games):
     per_hand = []
     for seed in range(1, games + 1):
@@ -187,11 +247,12 @@ def i2c_per_press(variant="five", seed=4):
     return full, sizes
 
 
-def micropython_figures():
+def micropython_figures(*args):
     node = shutil.which("node")
     if not node:
         return None
     cmd = [node, os.path.join(REPO, "tests", "mpy", "run_script.mjs"), os.path.join(REPO, "tools", "bench_ui_mpy.py")]
+    cmd += list(args)
     proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
     if proc.returncode:
         raise SystemExit("MicroPython UI bench failed:\n" + proc.stdout + proc.stderr)
@@ -227,6 +288,23 @@ def main(argv=None):
         print("  mean over %d seeded games, %-12s %.1f presses/hand"
               % (args.games, v, presses_over_games(v, args.games)))
     print()
+    print("== Quick score: key presses per hand, the same hands told as who made trump and how it ended ==")
+    for v in ("classic", "five", "callpartner", "ultimate"):
+        counts = []
+        for name, opts, evs in HANDS.get(v, ULTIMATE):
+            n, told, same = quick_presses(v, opts, evs)
+            if not same:
+                raise SystemExit("%s %s: told quick, it scored otherwise" % (v, name))
+            counts.append(n)
+            print("  %-12s %-22s %5.2f  %s" % (v, name, n, ", ".join(told)))
+        mean = statistics.mean(counts)
+        print("  %-12s mean %.2f presses/hand (target <= %d %s), max %d" % (
+            v, mean, QUICK_TARGETS[v], "PASS" if mean <= QUICK_TARGETS[v] else "MISS", max(counts)))
+        print("RESULT presses_quick_%s_mean %.2f" % (v, mean))
+    for v in ("classic", "five", "callpartner", "ultimate"):
+        print("  quick, mean over %d seeded games, %-12s %.1f presses/hand"
+              % (args.games, v, quick_over_games(v, args.games)))
+    print()
     print("== I2C bytes per key press (scripted Five-Handed game, real driver, SSD1306 model) ==")
     full, sizes = i2c_per_press()
     sent = sorted(sizes)
@@ -245,6 +323,13 @@ def main(argv=None):
         print("  %-28s %s" % (k, mp[k]))
     peak = int(mp.get("peak_alloc", "0"))
     print("  target: peak <= 64 KB %s" % ("PASS" if peak <= 64 * 1024 else "MISS"))
+    print()
+    print("== MicroPython 1.27 (wasm): the same game's hands told in quick score ==")
+    mq = micropython_figures("quick")
+    for k in ("presses", "import_during_hand", "live_at_game_start", "peak_alloc", "peak_state_beyond_imports",
+              "time_per_input_us_median", "time_per_input_us_max", "log_bytes_on_flash"):
+        print("  %-28s %s" % (k, mq[k]))
+        print("RESULT quick_%s %s" % (k, mq[k]))
     return 0
 
 

@@ -1,6 +1,6 @@
 # MicroPython half of tools/bench_ui.py (not for CPython):
 #
-#     node tests/mpy/run_script.mjs tools/bench_ui_mpy.py [seed=N]
+#     node tests/mpy/run_script.mjs tools/bench_ui_mpy.py [seed=N] [quick]
 #
 # Imports everything the device runs (engine, UI, store, link, display, the
 # ssd1306 driver), then plays a whole Five-Handed game through the UI by key
@@ -10,7 +10,9 @@
 #
 # Prints `RESULT key value` lines: import cost, the peak gc.mem_alloc() of
 # live objects over the game (the test harness's own share taken out), and
-# time per input (handle + tick + render + show) in microseconds. Code is
+# time per input (handle + tick + render + show) in microseconds. With the
+# argument ``quick``, the same game's hands are told in quick score
+# (euchre.quick, bower.quick: who made trump and how each hand ended). Code is
 # compiled with micropython.opt_level(3), the same bytecode as the .mpy files
 # bower deploy makes with mpy-cross -O3.
 #
@@ -33,6 +35,7 @@ def result(key, value):
 
 def main(argv):
     seed = 4
+    quick = "quick" in argv   # quick score: the same game's hands told quick
     for a in argv:
         if a.startswith("seed="):
             seed = int(a[5:])
@@ -50,7 +53,13 @@ def main(argv):
     b0 = gc.mem_alloc()
     import euchre
     import euchre.logline  # noqa: F401
-    from bower import ui, play, store, link, display, gfx, keys  # noqa: F401
+    from bower import ui, store, link, display, gfx, keys  # noqa: F401
+    if quick:
+        # (a hand in quick score has these instead of bower.play)
+        __import__("bower.quick")
+        __import__("euchre.quick")
+    else:
+        from bower import play  # noqa: F401
     import ssd1306
     gc.collect()
     yield
@@ -83,6 +92,13 @@ def main(argv):
     from ssd1306_model import MiniI2C, MiniSSD1306
     events, ref = uikit.table_game("five", seed)
     hands = ref.hand_no - 1
+    if quick:
+        # (uikit.hands_of: each hand as who made trump and how it ended)
+        told = []
+        for _full, t, _scores in uikit.hands_of("five", events)[0]:
+            told += t
+        events = told
+        told = None
     want = ref.scores
     ref = None
     model = MiniSSD1306()
@@ -122,6 +138,8 @@ def main(argv):
             n_times[0] += 1
             model.clear_stats()  # the model's own byte counts are not the device's
     d.press = press
+    if quick:
+        st.save_settings({"quick": 1})
     d.new_game("five")
     app.render(disp.fb)
     disp.show()

@@ -13,6 +13,13 @@
 # ``__getattr__``, which MicroPython has too): the device boots to its home
 # screen with only ``euchre.log`` imported, and the rules, hands and games
 # load when a game needs them.
+#
+# Docstrings and comments cite the rule sources by number, the files of
+# ../shared/seeds/ (docs/RULES.md states every rule): 000 Five-Handed
+# (000_93089922ad7d5145.txt), 001 Call-Your-Partner (001_02801dca7f87cf1e.txt),
+# 002 Ultimate and the common four-player rules (002_b3fca62c46b72403.txt),
+# 003 Classic with house rules (003_2434ab160294ee77.txt), 004 Classic as a
+# book chapter (004_ae6657ff59971852.txt).
 
 __version__ = "0.2.0"
 

@@ -39,16 +39,25 @@
 # ``claim N``            seat N lays down and takes the remaining tricks
 # ``renege N``           seat N reneged: the hand ends
 # ``reveal N``/``reveal none``  table mode: who held the partner card
+# ``quick N``/``quick none``  quick score (euchre.quick), a hand's first input
+#                        instead of the upcard: N made trump (partnerships:
+#                        the side, 0 for seats 0 and 2, 1 for 1 and 3);
+#                        none: nobody did, or it was thrown in (deal passes)
+# ``quick E [N] [alone [best]] [notrick N ...]``  how a quick hand ended: E
+#                        is made, march, euchred, defended (euchred by a lone
+#                        defender) or renege (by seat N); alone: the
+#                        partnership's maker went alone; notrick: as above
 # =====================  ======================================================
 
-from euchre.cards import card_name, parse_card, parse_cards, parse_suit, SUITS, error_text
+from euchre.cards import card_name, parse_card, parse_cards, parse_suit, SUITS, error_text, _HOST
+if _HOST:
+    from euchre.cards import _foreign   # (CPython's only: see there)
 
 
 class IllegalAction(ValueError):
-    # An input the rules do not allow now; the message names the rule.
+    """An input the rules refuse."""
     # (Raised by a hand and the modules that extend it; also reachable as
     # ``euchre.IllegalAction`` and ``euchre.hand.IllegalAction``.)
-    pass
 
 
 # Kinds.
@@ -78,21 +87,26 @@ ACENOFACE = 22
 NINETENS = 23
 NOTRICK = 24
 ACCEPT = 25       # a club round's result accepted (a game-level action)
+QUICK = 26       # quick score: who made trump, then how the hand ended
 
 NOBODY = 63      # arg for "defend none" / "reveal none"
 NOSUIT = 4       # arg for "order" without a suit
 TURN_ASK = 0     # flag of TURN: the dealer's decision (card mode)
 TURN_SUIT = 1    # ... table mode, the suit of the turned card
 TURN_CARD = 2    # ... card mode, the chance outcome
+# How a quick hand ended, by its code in QUICK's flag (euchre.quick: the
+# code plus 8 times the way a partnership's maker played; 0, a hand's
+# start: ``quick N``).
+_QUICK = ("", "made", "march", "euchred", "defended", "renege")
 
 _WORDS = ("", "pass", "order", "call", "name", "turn", "alone", "partner",
           "discard", "give", "defend", "throwin", "won", "claim", "renege",
           "reveal", "tricks", "redeal", "up", "deal", "farmers", "twos",
-          "acenoface", "ninetens", "notrick", "accept")
+          "acenoface", "ninetens", "notrick", "accept", "quick")
 # The argument each kind takes: - card played, n none, o [suit] [alone
 # [best]], c suit [alone [best]], s suit, t turn, k card, p seat or none,
-# i count, u suit or card, d dealt cards, m seats (a bit mask).
-_ARGS = "-nocstnkkkppppppinudppppmn"
+# i count, u suit or card, d dealt cards, m seats (a bit mask), q quick.
+_ARGS = "-nocstnkkkppppppinudppppmnq"
 _HOW = ("", " alone", " alone best")
 
 
@@ -102,28 +116,29 @@ _HOW = ("", " alone", " alone best")
 
 
 def action(kind, arg=0, flag=0):
-    # Build an action id: ``action(ORDER, NOSUIT, 1)`` is "order alone".
+    """Build an action id: ``action(ORDER, NOSUIT, 1)`` is "order alone"."""
     return kind | arg << 5 | flag << 11
 
 
 def kind_of(a):
-    # The kind of an action id (PASS, ORDER, ...).
+    """The kind of an action id (PASS, ORDER, ...)."""
     return a & 31
 
 
 def arg_of(a):
-    # Its argument: a seat, suit, card, count or seat mask (NOBODY, NOSUIT).
+    """Its argument: a seat, suit, card, count or seat mask (NOBODY, NOSUIT)."""
     return (a >> 5) & 63
 
 
 def flag_of(a):
-    # Its flag: 0, 1 alone, 2 alone with partner's best (ORDER, CALL); the
-    # TURN_* variant of a TURN.
+    """Its flag: 0, 1 alone, 2 alone with partner's best (ORDER, CALL); the
+    TURN_* variant of a TURN.
+    """
     return a >> 11
 
 
 def action_name(a):
-    # Text form of an action id (the ``deal`` cards are not in the id).
+    """Text form of an action id (the ``deal`` cards are not in the id)."""
     kind, arg, flag = kind_of(a), arg_of(a), flag_of(a)
     t = _ARGS[kind]
     if t == "-":
@@ -131,15 +146,25 @@ def action_name(a):
     w = _WORDS[kind]
     if t == "n" or (t == "t" and flag == TURN_ASK):
         return w
-    if t == "p":
+    if t == "p" or (t == "q" and not flag):
         return w + (" none" if arg == NOBODY else " %d" % arg)
     if t == "i":
         return w + " %d" % arg
+    if t == "q":
+        # quick E [N] [alone [best]] [notrick N ...]
+        w += " " + _QUICK[flag % 8]
+        if flag % 8 == 5:   # (renege: the seat)
+            w += " %d" % arg
+            arg = 0
+        w += _HOW[flag // 8]
+        if arg:
+            w += " notrick"
+        t = "m"
     if t == "m":
         for s in range(6):
             if arg >> s & 1:
                 w += " %d" % s
-        return w if arg else w + " none"
+        return w if arg or kind == QUICK else w + " none"
     if t == "k" or (t in "tu" and (arg > 3 or flag == TURN_CARD)):
         return w + " " + card_name(arg)
     if t in "stu":
@@ -148,11 +173,14 @@ def action_name(a):
 
 
 def parse_action(text):
-    # Parse the text form; returns ``(action_id, cards)`` where ``cards`` is
-    # the list of dealt cards for ``deal`` and ``None`` otherwise.
-    #
-    # :raises ValueError: for text that is no action at all (legality is the
-    #     state's business).
+    """Parse the text form; returns ``(action_id, cards)`` where ``cards`` is
+    the list of dealt cards for ``deal`` and ``None`` otherwise.
+
+    :raises ValueError: for text that is no action at all (legality is the
+        state's business).
+    """
+    if _HOST and _foreign(text):
+        raise ValueError(error_text("action", text))
     words = text.split()
     w = words[0].lower() if words else ""
     if w and w in _WORDS:
@@ -178,29 +206,53 @@ def parse_action(text):
             if t == "c" and arg == NOSUIT:
                 raise ValueError
             return action(kind, arg, _HOW.index(" " + " ".join(rest).lower() if rest else "")), None
+        flag = 0
+        if t == "q" and (n > 1 or rest and rest[0].lower() in _QUICK):
+            # a quick hand's end: quick E [N] [alone [best]] [notrick N ...]
+            rest = " ".join(rest).lower().split(" notrick ")
+            words = rest[0].split(" ")
+            end = _QUICK.index(words[0])
+            arg = 0
+            if end == 5:   # (renege: the seat)
+                x = words.pop(1)
+                if x.strip("0123456789") or not 0 <= int(x) < NOBODY:
+                    raise ValueError
+                arg = int(x)
+            if not end or len(rest) > 2 or len(rest) == 2 and (end == 5 or rest[1] == "none"):
+                raise ValueError
+            flag = end + 8 * _HOW.index(" " + " ".join(words[1:]) if len(words) > 1 else "")
+            if len(rest) < 2:
+                return action(kind, arg, flag), None
+            rest = rest[1].split()   # (who took no trick, as notrick's)
+            t = "m"
         if t == "m":
             m = 0
             if not rest:
                 raise ValueError
             if rest != ["none"]:
                 for x in rest:
-                    if not 0 <= int(x) < 6 or m >> int(x) & 1:
+                    # (ASCII digits only: int() also takes "+1" and "1_0")
+                    if x.strip("0123456789") or not 0 <= int(x) < 6 or m >> int(x) & 1:
                         raise ValueError
                     m |= 1 << int(x)
-            return action(kind, m), None
+            return action(kind, m, flag), None
         x = rest[0]
         if n != 1:
             raise ValueError
-        if t == "p" and x.lower() == "none" and (kind == DEFEND or kind == REVEAL):
+        if x.lower() == "none" and (kind == DEFEND or kind == REVEAL or kind == QUICK):
             return action(kind, NOBODY), None
-        if t in "pi":
-            if not 0 <= int(x) < NOBODY:
+        if t in "piq":
+            if x.strip("0123456789") or not 0 <= int(x) < NOBODY:
                 raise ValueError
             return action(kind, int(x)), None
         if len(x) == 1 and t in "stu":
             return action(kind, parse_suit(x), TURN_SUIT if t == "t" else 0), None
         if t == "s":
             raise ValueError
-        return action(kind, parse_card(x), TURN_CARD if t == "t" else 0), None
+        c = parse_card(x)
+        if t == "u" and c < 4:
+            raise ValueError   # (2C-5C, never up, would read as the suits' ids)
+        return action(kind, c, TURN_CARD if t == "t" else 0), None
     except (ValueError, IndexError):
         raise ValueError(error_text("malformed", text))
+

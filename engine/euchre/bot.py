@@ -16,7 +16,7 @@ _PASS = A.PASS
 
 
 def choose(h):
-    # The bot's action id for the current player of card-mode hand ``h``.
+    """The bot's action id for the current player of card-mode hand ``h``."""
     legal = h.legal_ids()
     p = h.phase
     if p == P_PLAY:
@@ -143,5 +143,8 @@ def _friend(h, seat):
         return seat == h.partner
     if me == h.partner:
         return seat == h.maker
+    if not h.rules.call_partner:
+        # Three-Handed: the two defenders against the maker.
+        return seat != h.maker
     # A defender: friends with any seat that is not a known maker.
     return h.partner >= 0 and seat != h.maker and seat != h.partner

@@ -32,12 +32,12 @@ _PLAY = tuple([action(PLAY, c) for c in range(NUM_CARDS)])
 
 
 def rank_of(card):
-    # Rank index 0..12 (2..A), or -1 for a joker.
+    """Rank index 0..12 (2..A), or -1 for a joker."""
     return card % 13 if card < HIGH_JOKER else -1
 
 
 def deal(h, cards):
-    # See ``Hand.deal``.
+    """See ``Hand.deal``."""
     if h.phase != P_DEAL:
         raise IllegalAction("no deal now: the cards are dealt")
     try:
@@ -60,7 +60,7 @@ def deal(h, cards):
 
 
 def deal_action(rules, cards):
-    # Text of the ``deal`` action for cards in deal order.
+    """Text of the ``deal`` action for cards in deal order."""
     k, n = rules.hand_size, rules.num_players
     parts = [" ".join([card_name(c) for c in cards[i * k:(i + 1) * k]]) for i in range(n)]
     parts.append(" ".join([card_name(c) for c in cards[n * k:]]))
@@ -68,9 +68,10 @@ def deal_action(rules, cards):
 
 
 def shuffled_deck(rules, rand_below):
-    # Fisher-Yates over the variant's deck with an injected ``rand_below(n)``.
-    # MicroPython has no random.shuffle and another PRNG: log the deal,
-    # never a seed.
+    """Fisher-Yates over the variant's deck with an injected ``rand_below(n)``.
+    MicroPython has no random.shuffle and another PRNG: log the deal,
+    never a seed.
+    """
     cards = list(rules.deck)  # (a list swaps faster than a bytearray)
     for i in range(len(cards) - 1, 0, -1):
         j = rand_below(i + 1)
@@ -82,7 +83,7 @@ def shuffled_deck(rules, rand_below):
 
 
 def legal(h):
-    # Legal action ids of a card-mode hand (``Hand.legal_ids``).
+    """Legal action ids of a card-mode hand (``Hand.legal_ids``)."""
     p = h.phase
     if p == P_PLAY:
         return _plays(h, h.hands[h.turn])
@@ -167,8 +168,9 @@ def _plays(h, hand):
 
 
 def start(h):
-    # A new card-mode hand (``Hand(rules, dealer, cards=True)``): waiting
-    # for the deal, its legal actions and actions from this module.
+    """A new card-mode hand (``Hand(rules, dealer, cards=True)``): waiting
+    for the deal, its legal actions and actions from this module.
+    """
     h.phase = P_DEAL
     h.played = []  # every card played, in order (``played_by`` says by whom)
     h.first_lead = -1
@@ -177,10 +179,11 @@ def start(h):
 
 
 def apply(h, a):
-    # Apply a legal action id (``Hand._do`` of a card-mode hand: ``apply_id``
-    # and ``apply_legal`` have checked it, counted the event and cleared the
-    # legal ids). Playing a card is every simulation's hot path, so it is
-    # written out here rather than called.
+    """Apply a legal action id (``Hand._do`` of a card-mode hand: ``apply_id``
+    and ``apply_legal`` have checked it, counted the event and cleared the
+    legal ids). Playing a card is every simulation's hot path, so it is
+    written out here rather than called.
+    """
     kind = kind_of(a)
     if kind:
         _APPLY[kind](h, a)
@@ -236,8 +239,9 @@ def apply(h, a):
 
 
 def played_by(h):
-    # The seat that played each card of ``h.played``: every trick goes
-    # round the seats in play from its leader, the previous trick's winner.
+    """The seat that played each card of ``h.played``: every trick goes
+    round the seats in play from its leader, the previous trick's winner.
+    """
     out = []
     played = h.played
     if not played:
@@ -256,8 +260,9 @@ def played_by(h):
 
 
 def start_play(h):
-    # Called once the leader is known: each seat's next active seat, and
-    # the leader's legal plays.
+    """Called once the leader is known: each seat's next active seat, and
+    the leader's legal plays.
+    """
     n, out = h.n, h.out
     nxt = h.rules.bid_orders[0]  # (s + 1) % n for each seat s
     if any(out):
@@ -277,6 +282,9 @@ def start_play(h):
 # ----- declarations before bidding (003 farmers and ace-no-face, 002 2s/3s)
 
 def start_declarations(h):
+    """Open the declarations before the first bid (farmers and ace no face,
+    seeds 003; twos and threes, 002): the seats whose cards allow one are
+    asked in bidding order."""
     h.phase = P_DECLARE
     h.bids = 0
     _next_declarer(h)
@@ -294,7 +302,7 @@ def _next_declarer(h):
 
 
 def declarations(h, seat):
-    # The pre-bidding declarations ``seat`` can make.
+    """The pre-bidding declarations ``seat`` can make."""
     r = h.rules
     cards = h.hands[seat]
     ranks = [rank_of(c) for c in cards]
@@ -343,9 +351,10 @@ def _do_twos(h, a):
 # ----- after trump is made -------------------------------------------------
 
 def pick_up(h):
-    # The dealer takes the upcard if it was ordered (or a two was turned);
-    # returns the steps between trump and play (a dealer sitting out does
-    # not discard).
+    """The dealer takes the upcard if it was ordered (or a two was turned);
+    returns the steps between trump and play (a dealer sitting out does
+    not discard).
+    """
     r = h.rules
     h._eff, h._pow, h._vals = _tables(r)[0][h.trump]
     discard = h.picked_up and not h.out[h.dealer]
@@ -368,6 +377,8 @@ def pick_up(h):
 
 
 def start_throwin(h):
+    """Five-Handed, once trump is made: ask the seats from the dealer's left
+    whether to throw the hand in (no ace, face card or trump: seed 000)."""
     h.turn = (h.dealer + 1) % h.n
     _next_thrower(h)
 

@@ -24,10 +24,11 @@ _DEFAULT = (0, 4, 2, 2)
 
 
 def round_options(variant, given):
-    # Take the round options out of ``given`` (a Rules' options) and check
-    # them: {} when round_hands is 0 (their defaults only), else all four.
-    # :raises ValueError: not Classic, a bad value, or round scoring
-    #     without round_hands.
+    """Take the round options out of ``given`` (a Rules' options) and check
+    them: {} when round_hands is 0 (their defaults only), else all four.
+    :raises ValueError: not Classic, a bad value, or round scoring
+        without round_hands.
+    """
     out = {}
     for i in range(4):
         k = ROUND_OPTIONS[i]
@@ -47,10 +48,11 @@ def round_options(variant, given):
 
 
 def apply(rules, opts):
-    # Make ``rules`` a round's: the options logged, and the night's points in
-    # its score table (euchre.rules: a lone march and a renege in a hand
-    # played alone are worth ``lone_march``, any other renege
-    # ``renege_points``; euchre.hand.score_hand reads ``set_loner``).
+    """Make ``rules`` a round's: the options logged, and the night's points in
+    its score table (euchre.rules: a lone march and a renege in a hand
+    played alone are worth ``lone_march``, any other renege
+    ``renege_points``; euchre.hand.score_hand reads ``set_loner``).
+    """
     rules.options.update(opts)
     rules.round_hands = opts["round_hands"]
     rules.set_loner = opts["set_loner"]
@@ -61,9 +63,10 @@ def apply(rules, opts):
 
 
 def hand_done(game, counts, points):
-    # After each hand of a round (Game._finish_hand): ``counts`` if it passed
-    # the deal on (a redeal does not), ``points`` if it scored: the count,
-    # the side that scored last, the round's end.
+    """After each hand of a round (Game._finish_hand): ``counts`` if it passed
+    the deal on (a redeal does not), ``points`` if it scored: the count,
+    the side that scored last, the round's end.
+    """
     side = game.last_side
     if counts:
         game.counted += 1
@@ -76,23 +79,26 @@ def hand_done(game, counts, points):
 
 
 def may_end(game):
-    # True between the hands of a round that is not over: ``accept`` would
-    # end it there (time was called).
+    """True between the hands of a round that is not over: ``accept`` would
+    end it there (time was called).
+    """
     return bool(game.rules.round_hands and not game.result and game.counted and not game.hand.events)
 
 
 def result(scores, last_side):
-    # The end of a round: the partnership with more points wins; level, the
-    # one that scored the latest hand scored unevenly (``last_side``;
-    # nothing scored: N/S).
+    """The end of a round: the partnership with more points wins; level, the
+    one that scored the latest hand scored unevenly (``last_side``;
+    nothing scored: N/S).
+    """
     side = last_side if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)
     return (side, side + 2), "win"
 
 
 def accept(game):
-    # The ``accept`` event: the round's result accepted by the other side,
-    # once, at its end or between hands (then the round ends there).
-    # :raises IllegalAction: any other time; nothing changes.
+    """The ``accept`` event: the round's result accepted by the other side,
+    once, at its end or between hands (then the round ends there).
+    :raises IllegalAction: any other time; nothing changes.
+    """
     if not (game.result or may_end(game)) or game.accepted or not game.rules.round_hands:
         raise IllegalAction(error_text("accept"))
     if not game.result:
@@ -102,16 +108,18 @@ def accept(game):
 
 
 def ck_tail(game):
-    # What a round adds to Game.checkpoint: the hands counted and the last
-    # side at the start of the checkpoint's hand.
+    """What a round adds to Game.checkpoint: the hands counted and the last
+    side at the start of the checkpoint's hand.
+    """
     if game.result and game.hand.events:
         return game._count_before
     return [game.counted, game.last_side]
 
 
 def ck_split(ck):
-    # (the checkpoint without that tail, the tail); the tail None if it is
-    # not one (Game.restore then refuses the checkpoint).
+    """(the checkpoint without that tail, the tail); the tail None if it is
+    not one (Game.restore then refuses the checkpoint).
+    """
     if not isinstance(ck, list) or len(ck) < 3:
         return ck, None
     t = ck[-2:]

@@ -20,21 +20,23 @@ from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL, P_DONE, a
 
 
 class Game:
-    # Event-sourced game state.
-    #
-    # :param rules: a ``Rules``.
-    # :param players: names by seat (default: seat letters A, B, ...).
-    # :param dealer: seat of the first dealer.
-    # :param cards: card mode (deals real cards) instead of table mode.
-    # :param start: the scores per seat the game starts at (None: 0 each),
-    #     for a game played on from a score (an imported game that began
-    #     elsewhere); partners start alike, every score below the target.
-    # :raises ValueError: not a Rules, no such dealer, not a name per seat,
-    #     or not such a start.
+    """A game: hands, dealers, scores."""
 
     accepted = False   # a club round's result accepted (euchre.clubround)
 
     def __init__(self, rules, players=None, dealer=0, cards=False, start=None):
+        """A new game.
+
+        :param rules: a ``Rules``.
+        :param players: names by seat (default: seat letters A, B, ...).
+        :param dealer: seat of the first dealer.
+        :param cards: card mode (deals real cards) instead of table mode.
+        :param start: the scores per seat the game starts at (None: 0 each),
+            for a game played on from a score (an imported game that began
+            elsewhere); partners start alike, every score below the target.
+        :raises ValueError: not a Rules, no such dealer, not a name per seat,
+            or not such a start.
+        """
         self.rules = rules
         self.first_dealer = dealer
         self.cards = cards
@@ -42,11 +44,11 @@ class Game:
         self._reset()  # (the Hand checks the rules and the dealer)
         n = rules.num_players
         if players is None:
-            players = "ABCDE"[:n]  # seat letters
-        names = list(players) if isinstance(players, (list, tuple, str)) else ()
+            players = "ABCDEF"[:n]  # seat letters
+        names = list(players) if isinstance(players, (list, tuple, str)) else []
         for p in names:
             if type(p) is not str:
-                names = ()
+                names = []
         if len(names) != n:
             raise ValueError(error_text("players", rules.title, n, players))
         self.players = names
@@ -55,7 +57,7 @@ class Game:
             for i in range(n if ok else 0):
                 s = start[i]
                 ok = ok and type(s) is int and -100 < s < rules.winning_score and (
-                    not rules.teams or s == start[(i + 2) % 4])
+                    not rules.teams or s == start[(i + 2) % n])
             if not ok:
                 raise ValueError(error_text("start", n, rules.winning_score, start))
             if any(start):
@@ -83,27 +85,34 @@ class Game:
     # ----- the state API (delegates to the current hand) -----------------
 
     def current_player(self):
-        # Seat to act, or CHANCE / TABLE / TERMINAL (see euchre.hand).
+        """Seat to act, or CHANCE / TABLE / TERMINAL (see euchre.hand)."""
         return TERMINAL if self.result else self.hand.current_player()
 
     def legal_actions(self):
-        # Legal events now, in text notation.
+        """Legal events now, in text notation."""
         if self.result:
             return ["accept"] if self.rules.round_hands and not self.accepted else []
-        return self.hand.legal_actions()
+        out = self.hand.legal_actions()
+        if self.rules.round_hands:
+            # (between a club round's hands: time called, the round ends)
+            from euchre.clubround import may_end
+            if may_end(self):
+                out.append("accept")
+        return out
 
     def is_terminal(self):
-        # True once the game is over.
+        """True once the game is over."""
         return self.result is not None
 
     def returns(self):
-        # Scores per seat.
+        """Scores per seat."""
         return list(self.scores)
 
     def apply(self, text):
-        # Apply one event in text notation.
-        #
-        # :raises IllegalAction: naming the rule; nothing changes.
+        """Apply one event in text notation.
+
+        :raises IllegalAction: naming the rule; nothing changes.
+        """
         if text != "accept":
             self._check_open()
         apply_text(self, text)
@@ -111,7 +120,7 @@ class Game:
     apply_action = apply
 
     def apply_id(self, a):
-        # Apply an action id (fast path for simulation).
+        """Apply an action id (fast path for simulation)."""
         if a == A.ACCEPT and type(a) is int:
             from euchre.clubround import accept   # a club round's result accepted
             return accept(self)
@@ -122,7 +131,7 @@ class Game:
             self._finish_hand(self.hand)
 
     def deal(self, cards):
-        # Card mode: deal ``cards`` (see ``Hand.deal``).
+        """Card mode: deal ``cards`` (see ``Hand.deal``)."""
         self._check_open()
         self.hand.deal(cards)
         self._deals.append(self.hand.dealt)
@@ -154,7 +163,7 @@ class Game:
     # ----- events, undo, replay -------------------------------------------
 
     def events(self):
-        # The events so far, in text notation.
+        """The events so far, in text notation."""
         out = []
         d = 0
         for a in self._ids:
@@ -167,13 +176,14 @@ class Game:
         return out
 
     def event_count(self):
-        # Number of events so far (including those before a ``restore``).
+        """Number of events so far (including those before a ``restore``)."""
         return self._base + len(self._ids)
 
     def undo(self):
-        # Take back the last event (replays the rest).
-        #
-        # :raises IllegalAction: at the start of the game.
+        """Take back the last event (replays the rest).
+
+        :raises IllegalAction: at the start of the game.
+        """
         if not self._ids:
             if self._base:
                 raise IllegalAction(error_text("undo_restored"))
@@ -195,13 +205,14 @@ class Game:
                 self.apply_id(a)
 
     def checkpoint(self):
-        # The state at the start of the current hand, as a short list of ints
-        # ``[events, hand_no, dealer, score, ...]``: ``events`` is how many
-        # events came before the hand. ``restore`` rebuilds the game from it,
-        # so resuming never replays earlier hands.
-        # When a hand came before, its outcome follows (``result``, ``reason``,
-        # ``points``...) so a resumed device can still show it. A club round
-        # ends with its count of hands and ``last_side``.
+        """The state at the start of the current hand, as a short list of ints
+        ``[events, hand_no, dealer, score, ...]``: ``events`` is how many
+        events came before the hand. ``restore`` rebuilds the game from it,
+        so resuming never replays earlier hands.
+        When a hand came before, its outcome follows (``result``, ``reason``,
+        ``points``...) so a resumed device can still show it. A club round
+        ends with its count of hands and ``last_side``.
+        """
         h = self.hand
         if self.result and h.events:  # over: the start of the last hand
             ck = [self._base + len(self._ids) - h.events - self.accepted, self.hand_no - 1,
@@ -219,12 +230,13 @@ class Game:
         return ck
 
     def restore(self, ck):
-        # Continue from a ``checkpoint()`` (then apply the hand's events).
-        # Earlier events are not loaded: ``undo`` past this point raises, and
-        # the caller replays the whole log instead.
-        #
-        # :raises ValueError: a checkpoint that does not fit this game.
-        # (a list of ints, the last hand's reason text, the numbers in range)
+        """Continue from a ``checkpoint()`` (then apply the hand's events).
+        Earlier events are not loaded: ``undo`` past this point raises, and
+        the caller replays the whole log instead.
+
+        :raises ValueError: a checkpoint that does not fit this game.
+        (a list of ints, the last hand's reason text, the numbers in range)
+        """
         n = self.rules.num_players
         k = len(ck) if isinstance(ck, list) else 0
         count = None
@@ -252,7 +264,7 @@ class Game:
         self.hand = Hand(self.rules, self.dealer, self.cards)
 
     def header(self):
-        # The game's header (first line of its log).
+        """The game's header (first line of its log)."""
         h = self.rules.to_dict()
         h["players"] = list(self.players)
         h["dealer"] = self.first_dealer
@@ -262,14 +274,21 @@ class Game:
         return h
 
     def standings(self):
-        # ``[(label, score), ...]``: per side in partnerships, else per seat.
+        """``[(label, score), ...]``: per side in partnerships ("A & C",
+        Six-Handed "A & C & E"), else per seat.
+        """
         if self.rules.teams:
-            p = self.players
-            return [(p[0] + " & " + p[2], self.scores[0]), (p[1] + " & " + p[3], self.scores[1])]
+            out = []
+            for side in range(2):
+                names = []
+                for p in range(side, len(self.players), 2):
+                    names.append(self.players[p])
+                out.append((" & ".join(names), self.scores[side]))
+            return out
         return list(zip(self.players, self.scores))
 
     def winner_names(self):
-        # Names of the winners (empty while the game goes on).
+        """Names of the winners (empty while the game goes on)."""
         out = []
         for p in self.result[0] if self.result else ():
             out.append(self.players[p])
@@ -282,7 +301,7 @@ class Game:
 
 
 class HandSummary:
-    # How a hand ended, without the hand (a restored game's ``last_hand``).
+    """A restored game's last hand."""
 
     def __init__(self, result, reason, points):
         self.result = result
@@ -291,9 +310,10 @@ class HandSummary:
 
 
 def game_from_header(header):
-    # A new game from a log header (see ``Game.header``).
-    #
-    # :raises ValueError: if the header is not a valid game header.
+    """A new game from a log header (see ``Game.header``).
+
+    :raises ValueError: if the header is not a valid game header.
+    """
     from euchre.rules import rules_from_dict
     try:
         rules = rules_from_dict(header)
@@ -311,9 +331,10 @@ DRAW = "draw"
 
 
 def game_result(rules, scores, before):
-    # ``None`` while the game goes on, else ``(winners, kind)``: the seats
-    # that won (both partners in a partnership) and ``WIN``, ``SHARED`` or
-    # ``DRAW``. ``before`` holds the scores at the start of the last hand.
+    """``None`` while the game goes on, else ``(winners, kind)``: the seats
+    that won (both partners in a partnership) and ``WIN``, ``SHARED`` or
+    ``DRAW``. ``before`` holds the scores at the start of the last hand.
+    """
     target = rules.winning_score
     end = rules.end
     best = max(scores)
@@ -321,9 +342,9 @@ def game_result(rules, scores, before):
         return None
     leaders = _seats(scores, best)
     if end == "first_to":
-        # Partnerships: both partners hold the side's score, so the sides
-        # are level when all four seats lead.
-        return leaders, (WIN if len(leaders) == 2 else DRAW)
+        # Partnerships: all partners hold the side's score, so the sides
+        # are level when every seat leads. (Two-Handed: one seat a side.)
+        return leaders, (WIN if len(leaders) * 2 == len(scores) else DRAW)
     if end == "lead_by_one":
         # 000: ten or more and at least one point ahead of everyone.
         return (leaders, WIN) if len(leaders) == 1 else None
@@ -349,8 +370,8 @@ def game_result(rules, scores, before):
 
 def _seats(scores, least):
     # The seats whose score is ``least`` or more, as a tuple.
-    out = ()
+    out = []
     for p in range(len(scores)):
         if scores[p] >= least:
-            out += (p,)
-    return out
+            out.append(p)
+    return tuple(out)

@@ -48,23 +48,25 @@ from euchre.cards import NO_SUIT, error_text
 # (every phase, re-exported: euchre.hand.P_DECLARE etc.)
 from euchre.phases import (CHANCE, TABLE, TERMINAL, P_DEAL, P_UP, P_DECLARE, P_NAME, P_TURN,
                            P_BID1, P_BID2, P_DEFEND, P_MAKER, P_DISCARD, P_GIVE, P_GIVEBACK,
-                           P_THROWIN, P_PLAY, P_REVEAL, P_DONE, P_NOTRICK)
+                           P_THROWIN, P_PLAY, P_REVEAL, P_DONE, P_NOTRICK, P_QPARTNER,
+                           P_QUICK, SCORED, THROWN_IN, REDEAL)  # noqa: F401  (P_QUICK: re-exported)
 from euchre.rules import Rules
 
 # False under MicroPython: what only the host needs is left out there.
 _HOST = sys.implementation.name != "micropython"
 
-# How a hand ended.
-SCORED = 0
-THROWN_IN = 1    # nothing scores, the deal passes left
-REDEAL = 2       # nothing scores, the same dealer deals again
+# How a hand ended: SCORED, THROWN_IN (nothing scores, the deal passes
+# left) or REDEAL (nothing scores, the same dealer deals again), from
+# euchre.phases.
 
-_cardmode = None  # euchre.cardmode, once a card-mode hand was made
+# (``_cardmode``: euchre.cardmode, a global once a card-mode hand was made;
+# never set to None, so a type checker sees it as the module it is.)
 
 
 def apply_text(state, text):
-    # Parse ``text`` and hand it to ``state.deal`` or ``state.apply_id``
-    # (a Hand or a Game).
+    """Parse ``text`` and hand it to ``state.deal`` or ``state.apply_id``
+    (a Hand or a Game).
+    """
     if type(text) is not str:
         raise IllegalAction(error_text("text", text))
     try:
@@ -95,12 +97,15 @@ def _why(h, a):
 
 
 class Hand:
-    # State of one hand. See the module comment.
+    """One hand, as a state machine."""
 
     # (Its fields: ``__slots__``, at the end of the class.)
 
     def __init__(self, rules, dealer=0, cards=False):
-        # :raises ValueError: not a Rules, or no such seat for the dealer.
+        """A hand of ``rules`` dealt by seat ``dealer``; ``cards``: card mode.
+
+        :raises ValueError: not a Rules, or no such seat for the dealer.
+        """
         if not isinstance(rules, Rules):
             raise ValueError(error_text("rules", rules))
         self.rules = rules
@@ -143,20 +148,21 @@ class Hand:
         self.phase = P_UP
         if cards:
             global _cardmode
-            if _cardmode is None:
+            if "_cardmode" not in globals():
                 from euchre import cardmode as _cardmode
             _cardmode.start(self)
 
     # ----- the state API -------------------------------------------------
 
     def current_player(self):
-        # Seat to act, or CHANCE, TABLE or TERMINAL.
+        """Seat to act, or CHANCE, TABLE or TERMINAL."""
         p = self.phase
         if p == P_DONE:
             return TERMINAL
         if p == P_DEAL or p == P_TURN:
             return CHANCE
-        if p == P_REVEAL or p == P_NOTRICK or (not self.cards and (p == P_PLAY or p == P_DEFEND)):
+        if p == P_REVEAL or p >= P_NOTRICK or (not self.cards and (p == P_PLAY or p == P_DEFEND)):
+            # (P_NOTRICK and after: a quick hand's inputs too)
             return TABLE
         if p == P_UP or p == P_NAME or p == P_DISCARD:
             return self.dealer
@@ -167,15 +173,15 @@ class Hand:
         return self.turn
 
     def is_terminal(self):
-        # True once the hand is scored or void.
+        """True once the hand is scored or void."""
         return self.phase == P_DONE
 
     def returns(self):
-        # Points per seat (all zero until the hand is over or if void).
+        """Points per seat (all zero until the hand is over or if void)."""
         return list(self.points or [0] * self.n)
 
     def legal_ids(self):
-        # Legal action ids now (empty at a deal: use ``deal``).
+        """Legal action ids now (empty at a deal: use ``deal``)."""
         legal = self._legal
         if legal is None:
             # (fetched, then called: CPython's attribute cache then applies)
@@ -184,7 +190,7 @@ class Hand:
         return legal
 
     def legal_actions(self):
-        # Legal actions now, in text notation.
+        """Legal actions now, in text notation."""
         return list(map(A.action_name, self.legal_ids()))
 
     # apply_action(text): apply one action in text notation.
@@ -193,8 +199,9 @@ class Hand:
     apply_action = apply_text
 
     def apply_id(self, a):
-        # Apply an action id; like ``apply_action``. (Anything but an int,
-        # and any int that is no legal id, is refused, worded by euchre.why.)
+        """Apply an action id; like ``apply_action``. (Anything but an int,
+        and any int that is no legal id, is refused, worded by euchre.why.)
+        """
         if type(a) is not int or a not in self.legal_ids():
             raise IllegalAction(_why(self, a))
         self._legal = None
@@ -203,10 +210,11 @@ class Hand:
         do(self, a)
 
     def apply_legal(self, i):
-        # Apply ``legal_ids()[i]`` (bots and simulations: no re-check of
-        # the rules). Returns the action id applied.
-        #
-        # :raises IllegalAction: ``i`` is not an index of ``legal_ids()``.
+        """Apply ``legal_ids()[i]`` (bots and simulations: no re-check of
+        the rules). Returns the action id applied.
+
+        :raises IllegalAction: ``i`` is not an index of ``legal_ids()``.
+        """
         legal = self._legal or self.legal_ids()
         if type(i) is not int or not 0 <= i < len(legal):
             raise IllegalAction(error_text("index", i, len(legal)))
@@ -218,10 +226,11 @@ class Hand:
         return a
 
     def deal(self, cards):
-        # Chance, card mode: deal ``cards`` (every seat's hand in seat order,
-        # then the kitty with the upcard first).
-        #
-        # :raises IllegalAction: not a permutation of the deck, or no deal now.
+        """Chance, card mode: deal ``cards`` (every seat's hand in seat order,
+        then the kitty with the upcard first).
+
+        :raises IllegalAction: not a permutation of the deck, or no deal now.
+        """
         if not self.cards:
             raise IllegalAction(error_text("table"))
         _cardmode.deal(self, cards)
@@ -258,7 +267,7 @@ class Hand:
         self.turn = b[0]
 
     def bidders_left(self):
-        # Seats still to bid in this bidding round, the one to act included.
+        """Seats still to bid in this bidding round, the one to act included."""
         return len(self._bidders) - self.bids if self.phase in (P_BID1, P_BID2) else 0
 
     def _next_bidder(self):
@@ -283,7 +292,10 @@ class Hand:
         self.picked_up = picked_up
         self._eff = r.eff[trump]
         if flag and r.teams:
-            self.out[(seat + 2) % 4] = 1
+            # A lone maker's partners sit out (Six-Handed: both).
+            for p in range(seat & 1, self.n, 2):
+                if p != seat:
+                    self.out[p] = 1
         # What comes between trump and play, in order.
         if self.cards:
             self._steps = _cardmode.pick_up(self)
@@ -320,7 +332,7 @@ class Hand:
                 _cardmode.start_play(self)
 
     def active_seats(self):
-        # Seats playing this hand (not sitting out).
+        """Seats playing this hand (not sitting out)."""
         out = []
         for s in range(self.n):
             if not self.out[s]:
@@ -361,10 +373,11 @@ class Hand:
         self.phase = P_DONE
 
     def side_of(self, seat):
-        # Partnerships: 0 or 1; calling variants: 1 for the makers, 0 for
-        # defenders (once the partner is known).
-        #
-        # :raises IllegalAction: no such seat.
+        """Partnerships: 0 or 1; calling variants: 1 for the makers, 0 for
+        defenders (once the partner is known).
+
+        :raises IllegalAction: no such seat.
+        """
         if type(seat) is not int or not 0 <= seat < self.n:
             raise IllegalAction(error_text("seat", seat, self.n - 1))
         if self.rules.teams:
@@ -383,38 +396,45 @@ class Hand:
         _apply(self, a)
 
     def maker_tricks(self):
-        # Tricks taken by the makers' side.
-        m, t = self.maker, self.tricks
-        p = (m + 2) % 4 if self.rules.teams else self.partner
+        """Tricks taken by the makers' side."""
+        m, t, won = self.maker, self.tricks, 0
+        if self.rules.teams:
+            # (partners alternate round the table: every other seat)
+            for p in range(m & 1, self.n, 2):
+                won += t[p]
+            return won
+        p = self.partner
         return t[m] + (t[p] if 0 <= p < self.n else 0)
 
     # ----- the rules ---------------------------------------------------------
     #
     # Each rule both table mode (``_legal``) and euchre.why (the wording of a
-    # refusal) need, stated once. Card mode uses them too. (Rules sets its
-    # options with setattr, which pyright cannot follow: hence the one
-    # "ignore" per method that reads them.)
+    # refusal) need, stated once. Card mode uses them too.
 
     def must_call(self):
-        # Stick the dealer (004, option std): in round 2 the dealer may not
-        # pass.
+        """Stick the dealer (004, option std): in round 2 the dealer may not
+        pass.
+        """
         return self.turn == self.dealer and self.rules.std
 
     def may_call(self, suit):
-        # Round 2: any suit but the turned-down one (004; 002). (With a joker
-        # up in Ultimate no suit was offered, so none is turned down.)
+        """Round 2: any suit but the turned-down one (004; 002). (With a joker
+        up in Ultimate no suit was offered, so none is turned down.)
+        """
         return suit != self.turned_down
 
     def ways(self):
-        # The ways the seat to bid may make trump, as the flags of ORDER and
-        # CALL: 0 with partner, 1 alone, 2 alone with partner's best (003,
-        # option partners_best). Only partnerships go alone in the bid (the
-        # calling variants' maker says ``alone`` once trump is made).
-        # (ranges, not constant tuples: those would stay in the module's
-        # constants, on the device's heap)
+        """The ways the seat to bid may make trump, as the flags of ORDER and
+        CALL: 0 with partner, 1 alone, 2 alone with partner's best (003,
+        option partners_best). The calling variants' maker says ``alone``
+        once trump is made; Three-Handed's maker, alone anyway, declares a
+        lone hand in the bid where the option allows it (option alone).
+        (ranges, not constant tuples: those would stay in the module's
+        constants, on the device's heap)
+        """
         r = self.rules
-        teams, alone, best, canadian = r.teams, r.alone, r.partners_best, r.canadian  # pyright: ignore[reportAttributeAccessIssue]
-        if not (teams and alone):
+        alone, best, canadian = r.alone, r.partners_best, r.canadian
+        if not alone or r.call_partner:
             return range(1)
         end = 3 if best else 2
         if self.phase == P_BID1 and canadian and self.turn == (self.dealer + 2) % 4:
@@ -424,20 +444,22 @@ class Hand:
         return range(end)
 
     def declaring(self):
-        # Declarations come before the first bid (003 farmers and ace no
-        # face, 002 twos and threes).
+        """Declarations come before the first bid (003 farmers and ace no
+        face, 002 twos and threes).
+        """
         p = self.phase
         return p == P_DECLARE or (p == P_BID1 and self.bids == 0)
 
     def may_declare(self, kind):
-        # Whether a declaration of ``kind`` (FARMERS, TWOS, ACENOFACE or
-        # NINETENS) is open now: before the first bid, if the variant has it,
-        # once per hand (farmers 003, twos and threes 002). Card mode also
-        # needs the cards for it (euchre.cardmode).
+        """Whether a declaration of ``kind`` (FARMERS, TWOS, ACENOFACE or
+        NINETENS) is open now: before the first bid, if the variant has it,
+        once per hand (farmers 003, twos and threes 002). Card mode also
+        needs the cards for it (euchre.cardmode).
+        """
         if not self.declaring():
             return False
         r = self.rules
-        farmers, twos, acenoface = r.farmers, r.twos_and_threes, r.ace_no_face  # pyright: ignore[reportAttributeAccessIssue]
+        farmers, twos, acenoface = r.farmers, r.twos_and_threes, r.ace_no_face
         if kind == A.FARMERS:
             return farmers and self.farmer < 0
         if kind == A.TWOS:
@@ -445,18 +467,20 @@ class Hand:
         return acenoface
 
     def partner_bar(self, card):
-        # What bars ``card`` (of the deck) as the partner card: 0 nothing,
-        # 1 a permanent trump (000: "may not be a permanent trump card (2 or
-        # joker)"), 2 a trump (001: "naming a non-trump card").
+        """What bars ``card`` (of the deck) as the partner card: 0 nothing,
+        1 a permanent trump (000: "may not be a permanent trump card (2 or
+        joker)"), 2 a trump (001: "naming a non-trump card").
+        """
         if card in self.rules.permanent:
             return 1
-        if self.rules.call_partner == "not_trump" and self._eff[card] == self.trump:  # pyright: ignore[reportAttributeAccessIssue, reportOptionalSubscript]
+        if self.rules.call_partner == "not_trump" and self._eff[card] == self.trump:  # pyright: ignore[reportOptionalSubscript]
             return 2
         return 0
 
     def lone_defenders(self):
-        # The seats that may defend alone (004, option defend_alone): either
-        # defender, never a maker.
+        """The seats that may defend alone (004, option defend_alone): either
+        defender, never a maker.
+        """
         m = self.maker
         return ((m + 1) % 4, (m + 3) % 4)
 
@@ -500,8 +524,15 @@ def _legal_none(h):
 
 def _legal_up(h):
     out = []
+    r = h.rules
     _add(out, A.UP, range(4))
-    _add(out, A.UP, h.rules.permanent)
+    _add(out, A.UP, r.permanent)
+    # Quick score (euchre.quick): who made trump, a partnership's side or
+    # the maker's seat; nobody, where a hand can pass the deal on unscored
+    # (004 all passed, without stick the dealer; 000 a throw-in).
+    _add(out, A.QUICK, range(2 if r.teams else h.n))
+    if not r.std or r.throw_in:
+        out.append(A.action(A.QUICK, A.NOBODY))
     out.append(A.REDEAL)
     return out
 
@@ -607,6 +638,13 @@ def _legal_notrick(h):
     return out
 
 
+def _legal_quick(h):
+    # A hand entered quick: the maker's partner, then how it ended
+    # (euchre.quick, loaded with the first quick input and kept).
+    from euchre import quick
+    return quick.legal(h)
+
+
 # Each phase's legal actions, by phase number (euchre.phases).
 _LEGAL = (_legal_none,      # P_DEAL (card mode)
           _legal_up,        # P_UP
@@ -624,7 +662,9 @@ _LEGAL = (_legal_none,      # P_DEAL (card mode)
           _legal_play,      # P_PLAY
           _legal_reveal,    # P_REVEAL
           _legal_none,      # P_DONE
-          _legal_notrick)   # P_NOTRICK
+          _legal_notrick,   # P_NOTRICK
+          _legal_quick,     # P_QPARTNER (a quick hand)
+          _legal_quick)     # P_QUICK
 
 
 def _add(out, kind, args, flag=0):
@@ -694,8 +734,14 @@ def _apply(h, a):
     # between trump and play, a void hand. (A function per group costs the
     # device about 300 B of heap: this chain is its cheapest form.)
     k, x, flag = A.kind_of(a), A.arg_of(a), A.flag_of(a)
+    # -- quick score: the whole hand as who made trump and how it ended
+    # (euchre.quick, which scores it through this chain's TRICKS, NOTRICK
+    # and RENEGE)
+    if k == A.QUICK or h.phase == P_QPARTNER:
+        from euchre import quick
+        quick.apply(h, k, x, flag)
     # -- play: who took the tricks, and the ends of play
-    if k == A.WON:
+    elif k == A.WON:
         h.tricks[x] += 1
         h.tricks_played += 1
         h.leader = h.turn = x
@@ -714,7 +760,7 @@ def _apply(h, a):
             # maker and to the (lone) defender.
             m = h.maker
             h.tricks[m] += x
-            h.tricks[h.lone_defender if h.lone_defender >= 0 else (m + 1) % 4] += n - x
+            h.tricks[h.lone_defender if h.lone_defender >= 0 else (m + 1) % h.n] += n - x
         else:
             # 000: the hand is scored as though all cards had been played.
             h.tricks[x] += n - h.tricks_played
@@ -798,8 +844,9 @@ def _apply(h, a):
 # is euchre.game's ``game_result``.)
 
 def score_hand(h):
-    # Points per seat for a finished hand, its outcome code and the reason
-    # (see OUTCOMES), e.g. ``([2, 0, 2, 0], "march", "march")``.
+    """Points per seat for a finished hand, its outcome code and the reason
+    (see OUTCOMES), e.g. ``([2, 0, 2, 0], "march", "march")``.
+    """
     r = h.rules
     # The variant's points (euchre.rules), by name.
     (make, march, alone_make, alone_march, best_march, unpartnered_march,
@@ -810,12 +857,13 @@ def score_hand(h):
     if o >= 0:
         if r.renege == "side":
             # 002/004: 2 to the other side, 4 when either side played
-            # alone; option: deduct from the guilty side instead.
+            # alone; option: deduct from the guilty side instead. (Two-
+            # Handed: the other player.)
             v = renege_alone if (h.alone or h.lone_defender >= 0) else renege
-            if r.renege_deduct:
-                points[o] = points[(o + 2) % 4] = -v
-            else:
-                points[(o + 1) % 4] = points[(o + 3) % 4] = v
+            deduct = r.renege_deduct
+            for p in range(n):
+                if ((p - o) & 1 == 0 if r.teams else p == o) == deduct:
+                    points[p] = -v if deduct else v
         else:
             # Five-Handed and Call-Your-Partner: the offender loses 2 (4 if
             # the bidder declared alone); nobody else scores.
@@ -823,7 +871,7 @@ def score_hand(h):
         return points, "renege", "renege by seat %d" % o
     m = h.maker
     if r.teams:
-        makers = (m, (m + 2) % 4)
+        makers = range(m & 1, n, 2)  # (partners alternate: every other seat)
     elif 0 <= h.partner < n:
         makers = (m, h.partner)
     else:

@@ -9,7 +9,7 @@ from euchre.game import game_from_header
 
 
 def dumps(game, extra=None):
-    # The whole log of a game as text (header plus one line per event).
+    """The whole log of a game as text (header plus one line per event)."""
     h = header_payload(game)
     if extra:
         h.update(extra)
@@ -20,13 +20,14 @@ def dumps(game, extra=None):
 
 
 def read_lines(lines):
-    # Decode an iterable of lines into ``(header, events, dropped)``.
-    #
-    # ``events`` has ``undo`` lines applied and holds ``(lineno, event)``;
-    # ``dropped`` is ``None`` or the message for a torn/corrupt last line that
-    # was dropped.
-    #
-    # :raises LogError: empty log, bad header, or a corrupt line before the last.
+    """Decode an iterable of lines into ``(header, events, dropped)``.
+
+    ``events`` has ``undo`` lines applied and holds ``(lineno, event)``;
+    ``dropped`` is ``None`` or the message for a torn/corrupt last line that
+    was dropped.
+
+    :raises LogError: empty log, bad header, or a corrupt line before the last.
+    """
     header = None
     events = []
     dropped = None
@@ -62,15 +63,16 @@ def read_lines(lines):
 
 
 def loads(text):
-    # Replay a log's text into a Game; returns ``(game, dropped)``.
-    #
-    # :raises LogError: unreadable log, or an event the rules refuse (named
-    #     with its line number).
+    """Replay a log's text into a Game; returns ``(game, dropped)``.
+
+    :raises LogError: unreadable log, or an event the rules refuse (named
+        with its line number).
+    """
     return replay_lines(split_lines(text))
 
 
 def replay_lines(lines):
-    # Like ``loads`` over an iterable of lines (e.g. an open file).
+    """Like ``loads`` over an iterable of lines (e.g. an open file)."""
     header, events, dropped = read_lines(lines)
     try:
         game = game_from_header(header)
@@ -85,7 +87,7 @@ def replay_lines(lines):
 
 
 def split_lines(text):
-    # Lines of ``text``, each keeping its newline (only "\n" ends a line).
+    """Lines of ``text``, each keeping its newline (only "\n" ends a line)."""
     start = 0
     n = len(text)
     while start < n:

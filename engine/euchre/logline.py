@@ -17,7 +17,9 @@
 
 import json
 
-from euchre.cards import error_text
+from euchre.cards import error_text, _HOST
+if _HOST:
+    from euchre.cards import _foreign   # (CPython's only: see there)
 
 try:
     from binascii import crc32 as _crc32
@@ -29,13 +31,14 @@ UNDO = "undo"
 
 
 class LogError(ValueError):
-    # A log that cannot be read; the message names the line.
+    """A log line that cannot be read."""
     pass
 
 
 def crc32(data):
-    # CRC-32 of bytes: binascii's, or bit by bit on a port built without it
-    # (every port Bower runs on has it).
+    """CRC-32 of bytes: binascii's, or bit by bit on a port built without it
+    (every port Bower runs on has it).
+    """
     if _crc32 is not None:
         return _crc32(data) & 0xFFFFFFFF
     c = 0xFFFFFFFF
@@ -47,9 +50,10 @@ def crc32(data):
 
 
 def canonical_json(obj):
-    # JSON text with dict keys sorted and non-ASCII characters of the basic
-    # plane escaped, the same on CPython and MicroPython (whose dicts do not
-    # keep insertion order and whose json module writes UTF-8 as is).
+    """JSON text with dict keys sorted and non-ASCII characters of the basic
+    plane escaped, the same on CPython and MicroPython (whose dicts do not
+    keep insertion order and whose json module writes UTF-8 as is).
+    """
     if isinstance(obj, str):
         return _json_str(obj)
     if isinstance(obj, dict):
@@ -87,15 +91,16 @@ def _json_str(text):
 
 
 def encode_line(payload):
-    # One log line (with the trailing newline) for a JSON-able payload.
+    """One log line (with the trailing newline) for a JSON-able payload."""
     text = canonical_json(payload)
     return '[%s,"%08x"]\n' % (text, crc32(text.encode()))
 
 
 def decode_line(line, lineno=0):
-    # Payload of one line (with or without its newline).
-    #
-    # :raises LogError: torn line, bad CRC or bad JSON; names ``lineno``.
+    """Payload of one line (with or without its newline).
+
+    :raises LogError: torn line, bad CRC or bad JSON; names ``lineno``.
+    """
     if line.endswith("\n"):
         line = line[:-1]
     if line.endswith("\r"):
@@ -105,6 +110,8 @@ def decode_line(line, lineno=0):
     text = line[1:-12]
     try:
         crc = int(line[-10:-2], 16)
+        if _HOST and _foreign(line[-10:-2]):
+            raise ValueError   # (CPython's int() also reads other scripts' digits)
     except ValueError:
         raise LogError(error_text("crc", lineno))
     if crc32(text.encode()) != crc:
@@ -116,7 +123,7 @@ def decode_line(line, lineno=0):
 
 
 def header_payload(game):
-    # The header object written as line 1.
+    """The header object written as line 1."""
     h = {"format": FORMAT}
     h.update(game.header())
     return h

@@ -12,6 +12,7 @@ _TEXT = {
     "malformed": "malformed action %r",
     "variant": "unknown variant %r (one of: %s)",
     "option": "%s has no option %r (options: %s)",
+    "twice": "%s and %s are one option: give it once",
     "number": "%s must be a whole number from %d to 99, not %r",
     "value": "%s must be one of %r, not %r",
     "farmers": "farmers_nines_only and farmers_no_call require farmers",
@@ -41,5 +42,5 @@ _TEXT = {
 
 
 def message(key, *args):
-    # The message ``key`` with its ``%`` arguments filled in.
+    """The message ``key`` with its ``%`` arguments filled in."""
     return _TEXT[key] % args

@@ -1,8 +1,9 @@
 # The names people type for a variant, and the one each stands for.
 #
 # ``Rules`` looks here only for a name that is not canonical (``classic``,
-# ``five``, ``callpartner``, ``ultimate``): logs and the device's menus use the
-# canonical names, so the device never loads this module. A name is matched
+# ``five``, ``callpartner``, ``ultimate``, ``three``, ``six``, ``two``): logs
+# and the device's menus use the canonical names, so the device never loads
+# this module. A name is matched
 # in lower case without spaces, hyphens, underscores or apostrophes, and
 # with or without a trailing "euchre": ``Call-Your-Partner``,
 # ``call your partner euchre`` and ``callyourpartner`` are one name.
@@ -23,6 +24,9 @@ ALIASES = (
     ("five", "5 fivehanded 5handed 5player fiveplayer"),
     ("callpartner", "callyourpartner calltheirpartner cyp call"),
     ("ultimate", "54 54card fulldeck"),
+    ("three", "3 threehanded 3handed 3player threeplayer cutthroat"),
+    ("six", "6 sixhanded 6handed 6player sixplayer"),
+    ("two", "2 twohanded 2handed 2player twoplayer"),
 )
 
 
@@ -38,7 +42,7 @@ OPTION_ALIASES = (
 
 
 def option_key(name):
-    # The option a longer name stands for, or None.
+    """The option a longer name stands for, or None."""
     for full, key in OPTION_ALIASES:
         if name == full:
             return key
@@ -56,9 +60,10 @@ def _plain(text):
 
 
 def variant_key(text):
-    # The canonical name of the variant ``text`` names.
-    #
-    # :raises ValueError: no variant has that name; the message lists them.
+    """The canonical name of the variant ``text`` names.
+
+    :raises ValueError: no variant has that name; the message lists them.
+    """
     t = _plain(text)
     for key, others in ALIASES:
         if t == key or t in others.split():

@@ -17,6 +17,9 @@ OPTION_LABELS = {
     "four_eights": "All four 8s",
     "alternate_ending": "Alternate ending",
     "play_on": "Play on to a lead",
+    "min_rank": "Lowest card (deck)",
+    "march": "March points",
+    "alone": "Going alone",
     "round_hands": "Club round: hands",
     "lone_march": "Club: lone march",
     "set_loner": "Club: set loner",
@@ -32,17 +35,17 @@ VALUE_LABELS = {
 
 
 def option_label(name):
-    # Human name of an option.
+    """Human name of an option."""
     return OPTION_LABELS.get(name, name)
 
 
 def value_label(value):
-    # Human form of an option value.
+    """Human form of an option value."""
     if value is True or value is False:
         return VALUE_LABELS[value]
     return VALUE_LABELS.get(value, str(value))
 
 
 def describe_rules(rules):
-    # One line per option: "Stick the dealer: on".
+    """One line per option: "Stick the dealer: on"."""
     return [option_label(k) + ": " + value_label(rules.options[k]) for k in sorted(rules.options)]

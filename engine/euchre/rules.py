@@ -1,6 +1,8 @@
 # Variants as validated data.
 #
-# ``VARIANTS`` holds the four variants of ``RULES.md``; a ``Rules`` object is
+# ``VARIANTS`` holds the four variants of ``RULES.md`` (the variants for three,
+# six and two players are euchre.morevariants', loaded when one is played; on
+# the host, ``MORE_VARIANTS`` and ``variant_data``); a ``Rules`` object is
 # one variant plus the players' option choices, checked in the constructor
 # and turned into lookup tables (deck, trump order) once. Option names follow
 # the Euchre Game Notation where it has one (``std``, ``winning_score``,
@@ -18,6 +20,11 @@
 # >>> Rules("5-handed").name  # a variant by name or alias (euchre.names)
 # 'five'
 
+# The fields set from the tables are declared in rules.pyi, for type
+# checkers (a class attribute each would cost the device heap); within this
+# file pyright cannot see them, hence the one rule it skips here.
+# pyright: reportAttributeAccessIssue=false
+
 import sys
 
 from euchre.cards import HIGH_JOKER, NUM_CARDS, RJ, parse_cards, error_text
@@ -32,7 +39,9 @@ OPTIONS = dict(
     defend_alone=_B, farmers=_B, farmers_nines_only=_B,
     farmers_no_call=_B, partners_best=_B, ace_no_face=_B,
     joker=_B, renege_deduct=_B, jokers=_B, four_eights=_B,
-    alternate_ending=_B, play_on=_B)
+    alternate_ending=_B, play_on=_B, min_rank=(9, 7), march=(2, 3), alone=_B)
+# (min_rank and alone are also fields of every variant, below: a variant
+# that has them as options sets them, the others keep their own.)
 # (Classic's club-round options, round_hands and the night's scoring, are
 # euchre.clubround's: not house rules, so not here.)
 
@@ -91,34 +100,43 @@ VARIANTS = {
 
 
 def variant_names():
-    # The canonical variant names, in menu order.
+    """The canonical variant names, in menu order."""
     return ("classic", "five", "callpartner", "ultimate")
 
 
 class Rules:
-    # One variant with the players' option choices, validated.
-    #
-    # ``Rules("five", alternate_ending=True)``; every option not given keeps its
-    # default. ``options`` holds the full option dict (what the game log
-    # records). Attributes: the variant's fields (``title``, ``score``...),
-    # every option, and derived tables: ``deck``
-    # (bytes of card ids), ``kitty``, ``tricks_to_make``, ``permanent``
-    # (permanent trumps, highest first), ``in_deck``, ``eff``, ``power`` and
-    # ``bid_orders``.
-    #
-    # :raises ValueError: unknown variant (the message lists the variants)
-    #     or option (it lists the variant's options), or an invalid value.
+    """A variant and its options."""
 
     round_hands = 0   # a club round's length (euchre.clubround); 0: a game
     set_loner = 0     # a club round's points for euchring a loner; 0: a euchre's
 
     def __init__(self, variant="classic", options=None, **kw):
+        """``Rules("five", alternate_ending=True)``: every option not given
+        keeps its default; an option may be given by its name in full
+        (``stick_the_dealer`` for ``std``, euchre.names), once.
+        ``options`` holds the full option dict (what the game log
+        records). Attributes (typed in rules.pyi): the variant's fields
+        (``title``, ``score``...), every option, and derived tables:
+        ``deck`` (bytes of card ids), ``kitty``, ``tricks_to_make``,
+        ``permanent`` (permanent trumps, highest first), ``in_deck``,
+        ``eff``, ``power`` and ``bid_orders``.
+
+        :raises ValueError: unknown variant (the message lists the variants)
+            or option (it lists the variant's options), an option given
+            under both its names, or an invalid value.
+        """
         key = variant
-        if key not in variant_names():
-            # Other names (5-handed, call-your-partner, ...): never on the device.
-            from euchre.names import variant_key
-            key = variant_key(variant)
-        v = VARIANTS[key]
+        if key in variant_names():
+            v = VARIANTS[key]
+        else:
+            # A variant for three, six or two players: its data is
+            # euchre.morevariants', loaded when one is played. Other names
+            # (5-handed, call-your-partner, ...): never on the device.
+            from euchre.morevariants import NAMES, VARIANTS as more
+            if key not in NAMES:
+                from euchre.names import variant_key
+                key = variant_key(variant)
+            v = more[key] if key in NAMES else VARIANTS[key]
         self.name = key
         self.title = v["title"]
         opts = dict(v["options"])
@@ -131,7 +149,9 @@ class Rules:
                 # A longer name (stick_the_dealer for std): never on the device.
                 from euchre.names import option_key
                 short = option_key(k)
-                if short in opts and short not in given:
+                if short in given:
+                    raise ValueError(error_text("twice", short, k))
+                if short in opts:
                     given[short] = given.pop(k)
         rnd = None
         if "round_hands" in given:
@@ -154,7 +174,10 @@ class Rules:
                 setattr(self, k, d[k])
         self.options = opts
         for k in OPTIONS:
-            setattr(self, k, opts.get(k, False))
+            setattr(self, k, opts.get(k, getattr(self, k, False)))
+        if self.march:
+            # Three-handed: a march's points are an option.
+            self.score = (self.score[0], self.march) + self.score[2:]
         if self.always_stuck:
             self.std = True
         if (self.farmers_nines_only or self.farmers_no_call) and not self.farmers:
@@ -180,7 +203,8 @@ class Rules:
         if self.name == "five":
             perm = "HJ LJ" if self.jokers else "2S 2H"
             extra += (" 8C " if self.four_eights else " ") + perm
-        elif self.jokers_in_deck == 2:
+        elif self.jokers_in_deck == 2 or self.jokers:
+            # Ultimate; Six-Handed's option jokers
             perm = extra = "HJ LJ"
         elif self.joker:
             perm = extra = "HJ"
@@ -222,8 +246,9 @@ class Rules:
             self.bid_orders += (seats[d + 1:d + 1 + n],)
 
     def trump_order(self, trump):
-        # Trumps highest first when ``trump`` is trump: permanent trumps,
-        # right bower, left bower, then A K Q (10 ...) of the suit.
+        """Trumps highest first when ``trump`` is trump: permanent trumps,
+        right bower, left bower, then A K Q (10 ...) of the suit.
+        """
         order = []
         for c in list(self.permanent) + [trump * 13 + RJ, (3 - trump) * 13 + RJ] + \
                 list(range(trump * 13 + 12, trump * 13 - 1, -1)):
@@ -232,11 +257,11 @@ class Rules:
         return order
 
     def is_permanent(self, card):
-        # True for a card that is a trump whatever the trump suit.
+        """True for a card that is a trump whatever the trump suit."""
         return card in self.permanent
 
     def to_dict(self):
-        # ``{"variant": name, "options": {...}}`` as recorded in a game log.
+        """``{"variant": name, "options": {...}}`` as recorded in a game log."""
         return {"variant": self.name, "options": dict(self.options)}
 
     def __eq__(self, other):
@@ -246,7 +271,7 @@ class Rules:
         # (not on the device: each costs it heap)
         @property
         def stick_the_dealer(self):
-            # Option ``std`` by its name in full (euchre.names).
+            """Option ``std`` by its name in full (euchre.names)."""
             return self.std
 
         # (a repr:)
@@ -260,5 +285,22 @@ class Rules:
 
 
 def rules_from_dict(d):
-    # Inverse of ``Rules.to_dict``.
+    """Inverse of ``Rules.to_dict``."""
     return Rules(d["variant"], d.get("options") or {})
+
+
+if sys.implementation.name != "micropython":
+    # (the host's: on the device each name costs heap, and ``Rules`` finds
+    # these variants itself)
+
+    # The variants for three, six and two players, in menu order: their data
+    # is euchre.morevariants' (whose NAMES these are), which a device loads
+    # only when one is played.
+    MORE_VARIANTS = ("three", "six", "two")
+
+    def variant_data(name):
+        """The data of variant ``name`` (a canonical name), as in VARIANTS."""
+        if name in VARIANTS:
+            return VARIANTS[name]
+        from euchre.morevariants import VARIANTS as more
+        return more[name]

@@ -16,17 +16,17 @@ from euchre import actions as A
 from euchre.cards import NO_SUIT, SUIT_NAMES, card_name
 from euchre.phases import (CHANCE, TABLE, TERMINAL, P_DONE, P_PLAY, P_BID1,
                            P_BID2, P_MAKER, P_DISCARD, P_GIVE, P_GIVEBACK,
-                           P_DEFEND)
+                           P_DEFEND, P_UP, P_QPARTNER, P_QUICK)
 
 # The name of each phase (euchre.phases), in order.
 PHASE_NAMES = ("deal", "upcard", "declare", "name", "turn", "bid1", "bid2",
                "defend", "maker", "discard", "give", "giveback", "throwin",
-               "play", "reveal", "done", "notrick")
+               "play", "reveal", "done", "notrick", "quick partner", "quick end")
 _NOBODY = A.NOBODY
 
 
 def why(h, a):
-    # Message for action id ``a`` refused by hand ``h``, listing what is legal.
+    """Message for action id ``a`` refused by hand ``h``, listing what is legal."""
     p = h.phase
     legal = h.legal_actions()
     if _text(a) is None:
@@ -56,10 +56,46 @@ def _text(a):
     return None
 
 
+def _quick(h, p, kind, arg, flag):
+    # A hand entered quick (euchre.quick): its inputs and their order.
+    r = h.rules
+    if kind != A.QUICK:
+        if p == P_QPARTNER:
+            return "this hand is entered quick: next, the maker's partner (alone, reveal N or reveal none)"
+        return "this hand is entered quick: next, how it ended (quick made, march, euchred ...)"
+    from euchre.quick import end_of, DEFENDED, RENEGE
+    end, how = end_of(A.action(kind, arg, flag))
+    if not end:
+        if p != P_UP:
+            return "quick N starts a hand entered quick, as its first input (before any upcard)"
+        if arg == _NOBODY:
+            return "stick the dealer: somebody made trump (quick none: nobody did, or a throw-in)"
+        if r.teams:
+            return "in %s quick N names the makers' side: 0 (seat 0's) or 1 (seat 1's)" % r.title
+        return "there is no seat %d (seats 0-%d)" % (arg, h.n - 1)
+    if p != P_QUICK:
+        return "how a quick hand ended comes after quick N" + (
+            " and the maker's partner" if p == P_QPARTNER else "")
+    if how not in h.ways():
+        if r.call_partner:
+            return "in %s the maker goes alone at the partner step (alone)" % r.title
+        if not r.alone:
+            return "going alone is not allowed in %s" % r.title
+        return "partner's best is not in play (option partners_best)"
+    if end == DEFENDED:
+        return "lone defender is not in play (option defend_alone)"
+    if end == RENEGE:
+        return "there is no seat %d (seats 0-%d)" % (arg, h.n - 1)
+    # 000: only where it changes the points, and never a whole side
+    return "notrick names the scoring seats that took no trick, where that changes the points (000)"
+
+
 def _explain(h, p, kind, arg, flag):
     r = h.rules
     if p == P_DONE:
         return "the hand is over"
+    if kind == A.QUICK or p == P_QUICK or (p == P_QPARTNER and kind != A.REVEAL):
+        return _quick(h, p, kind, arg, flag)
     if kind == A.PLAY and p == P_PLAY and h.cards:
         seat = h.turn
         if arg not in h.hands[seat]:
@@ -74,9 +110,15 @@ def _explain(h, p, kind, arg, flag):
         return "%s was turned down: it cannot be named in round 2" % SUIT_NAMES[arg]
     if kind in (A.ORDER, A.CALL) and flag not in h.ways():
         # Not a way to make trump now: which option or rule rules it out.
+        if not r.alone and "alone" in r.options:
+            # Three-Handed: the maker is alone anyway; a declared lone hand
+            # is an option (docs/RULES.md)
+            return "a declared lone hand is not in play (option alone)"
         if not r.alone:
             return "going alone is not allowed in %s" % r.title
         if flag == 2 and not r.partners_best:
+            if "partners_best" not in r.options:
+                return "partner's best is not part of %s" % r.title
             return "partner's best is not in play (option partners_best)"
         if not r.teams:
             return "in %s the maker goes alone after trump is made (action alone)" % r.title

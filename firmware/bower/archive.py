@@ -11,12 +11,12 @@
 # only once the file is written, so they always say what the flash says.
 
 try:
-    from ubinascii import crc32  # pyright: ignore[reportMissingModuleSource]  (no search of sys.path first: bower.protocol says why)
+    from ubinascii import crc32  # (no search of sys.path first: bower.protocol says why)
 except ImportError:  # CPython
     from binascii import crc32
 from euchre.logline import encode_line, decode_line, header_payload, UNDO
 
-DEFAULTS = {"brightness": 255, "dim_s": 60, "off_s": 600, "names": 0}   # the settings
+DEFAULTS = {"brightness": 255, "dim_s": 60, "off_s": 600, "names": 0, "quick": 0}   # the settings
 
 
 def _gid(s):
@@ -101,7 +101,7 @@ def _boot(st, r):
     # next idle (a power cut stopped its move, or firmware before the archive).
     st._h = sorted(hot, key=_num)  # the games directory's games, kept up to date from here
     if e == "corrupt" or e and not new:
-        st.warnings.append("settings reset: file " + e)  # pyright: ignore[reportOperatorIssue]  (e is a str here)
+        st.warnings.append("settings reset: file " + e)  # (e is a str here)
         try:
             _room(st, _save, st)
         except OSError:

@@ -57,7 +57,7 @@ def _led():
         if _CP:
             import board
             import digitalio
-            p = digitalio.DigitalInOut(board.LED)  # pyright: ignore[reportAttributeAccessIssue]  (CircuitPython)
+            p = digitalio.DigitalInOut(board.LED)
             p.direction = digitalio.Direction.OUTPUT
             return lambda v: setattr(p, "value", bool(v))
         return machine.Pin("LED", machine.Pin.OUT).value
@@ -129,12 +129,12 @@ class _Hw:
     def scan(self):
         if not _CP:
             return self.i2c.scan()
-        while not self.i2c.try_lock():  # pyright: ignore[reportAttributeAccessIssue]  (CircuitPython's busio)
+        while not self.i2c.try_lock():  # (CircuitPython's busio)
             pass
         try:
             return self.i2c.scan()
         finally:
-            self.i2c.unlock()  # pyright: ignore[reportAttributeAccessIssue]
+            self.i2c.unlock()
 
     def driver(self):
         if _CP:
@@ -166,7 +166,7 @@ class _Hw:
 
     def tone(self, on):
         if _CP:
-            self.pwm.duty_cycle = 16384 if on else 0  # pyright: ignore  (CircuitPython's pwmio)
+            self.pwm.duty_cycle = 16384 if on else 0  # (CircuitPython's pwmio)
         else:
             self.pwm.duty_u16(16384 if on else 0)
 

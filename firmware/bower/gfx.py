@@ -78,7 +78,7 @@ def fit(*texts):
     for t in texts:
         if len(t) <= 16:
             return t
-    return t
+    return texts[-1]
 
 
 def wrap(s, width=16):

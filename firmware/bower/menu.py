@@ -1,6 +1,7 @@
-# The building blocks of the screens: a titled menu with a cursor, and card
-# and suit labels. bower.home, bower.screens and bower.play build on them;
-# bower.ui (the app) loads those three and needs nothing here.
+# The building blocks of the screens: a titled menu with a cursor, card
+# and suit labels, a hand's keys and rows. bower.home, bower.screens,
+# bower.play and bower.quick build on them;
+# bower.ui (the app) loads those four and needs nothing here.
 
 from bower import gfx
 from bower.keys import UP, DOWN, OK, BACK
@@ -19,6 +20,25 @@ def card_label(text):
 
 def suit_of_text(s):
     return SUITS["CDHS".index(s)]
+
+
+def pad(left, right, width=16):
+    # ``left`` and ``right`` on a row, right-aligned: "Bob        3".
+    return left + " " * max(1, width - len(left) - len(right)) + right
+
+
+def reason(g, r):
+    # Why the hand scored, in a row (the engine's words where they fit).
+    if r.startswith("renege by seat "):
+        return "renege: " + g.players[int(r[15:])]
+    if len(r) <= 16:
+        return r
+    if r.startswith("lone march with"):
+        return "lone march+best"
+    if r.startswith("euchred by a lone"):
+        return "euchred by loner"
+    return "no-partner march"
+
 
 
 class Menu:
@@ -97,3 +117,20 @@ def _arrow(fb, y, up):
     for i in range(3):
         yy = y + 2 + (i if up else 2 - i)
         fb.hline(124 - i, yy, 1 + 2 * i, 2)
+
+
+def game_keys(menu):
+    # The keys of a hand's menu (bower.play, bower.quick): BACK opens the
+    # game menu (there is nothing behind it); where a question has a "no"
+    # answer (a bid's pass; quick score's other answers), ``pass_id``,
+    # BACK gives it.
+    plain = Menu.handle
+
+    def handle(app, ev):
+        if ev == BACK and menu.pass_id >= 0:
+            app.act_id(menu.pass_id)
+        elif ev == BACK:
+            app.game_menu()
+        else:
+            plain(menu, app, ev)
+    return handle

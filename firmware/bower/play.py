@@ -7,6 +7,7 @@
 from bower import gfx
 from bower.keys import UP, DOWN, OK, BACK
 from bower.menu import Menu, card_label, suit_of_text, SUITS
+from bower.menu import game_keys as _game_keys, pad as _pad, reason as _reason
 from euchre import hand as H
 from euchre import actions as A
 from euchre.actions import NOBODY, kind_of, arg_of, flag_of
@@ -21,34 +22,20 @@ _DECLARE = {"farmers": "farmers", "twos": "2s & 3s", "acenoface": "ace no face",
 
 
 def game_screen(app):
+    # (A hand in quick score has bower.quick's screens instead: App.show_game.)
     g = app.game
     if g.result:
         return GameOver()   # (a club round's end: bower.club, see App.show_game)
     h = g.hand
     if h.events == 0 and g.hand_no > 1 and app.acked != g.hand_no:
         return HandOver()
-    build = _PHASES.get(h.phase)
+    build = _PHASES[h.phase]
     title, info, items, cursor = build(app, g, h)
     m = Menu(title, items, _pick, cursor, info, _maker_label if build is _maker else None)
     m.game_screen = True  # pyright: ignore[reportAttributeAccessIssue]  (set on a hand's menus only)
     m.pass_id = _pass_id(h) if build is _bid else -1  # pyright: ignore[reportAttributeAccessIssue]
     m.handle = _game_keys(m)
     return m
-
-
-def _game_keys(menu):
-    # BACK on a game screen opens the game menu (there is nothing behind it);
-    # on a bid, where OK orders or calls, BACK is the seat's pass.
-    plain = Menu.handle
-
-    def handle(app, ev):
-        if ev == BACK and menu.pass_id >= 0:
-            app.act_id(menu.pass_id)
-        elif ev == BACK:
-            app.game_menu()
-        else:
-            plain(menu, app, ev)
-    return handle
 
 
 def _pass_id(h):
@@ -96,7 +83,7 @@ def _submenu(app, kind, actions):
         for a in actions:
             seats = _split(a)[1].split(" ")
             items.append(("+".join([_name(g, int(x)) for x in seats[1:]]), a))
-        title = _name(g, int(seats[0])) + " and?"
+            title = _name(g, int(seats[0])) + " and?"   # (the same first seat in each)
         info = ("(took none)",)
     else:
         h = g.hand
@@ -178,7 +165,7 @@ def _up(app, g, h):
         if kind_of(a) == A.UP and arg_of(a) < 4:
             s = arg_of(a)
             items.append(("  " + SUITS[s] + " " + ("clubs", "diamonds", "hearts", "spades")[s], a))
-        else:
+        elif kind_of(a) != A.QUICK:   # (quick score: bower.quick's screens)
             other.append(a)
     # Twos, jokers and a misdeal behind one row keep the suits close.
     if len(other) == 1:
@@ -378,10 +365,6 @@ def _rare(legal, misdeal, kind=-1):
     return out
 
 
-def _pad(left, right, width=16):
-    return left + " " * max(1, width - len(left) - len(right)) + right
-
-
 def _team_total(g, h, legal, info):
     # The makers' count in one press; a partner not yet known is asked next.
     n = g.rules.hand_size
@@ -562,19 +545,6 @@ class HandOver:
         gfx.bar(fb, title)
         standings(app, fb, notes, g.dealer)
         deals_footer(fb, "OK: ", g.players[g.dealer])
-
-
-def _reason(g, r):
-    # Why the hand scored, in a row (the engine's words where they fit).
-    if r.startswith("renege by seat "):
-        return "renege: " + g.players[int(r[15:])]
-    if len(r) <= 16:
-        return r
-    if r.startswith("lone march with"):
-        return "lone march+best"
-    if r.startswith("euchred by a lone"):
-        return "euchred by loner"
-    return "no-partner march"
 
 
 class GameOver:

@@ -12,7 +12,7 @@
 try:
     # (the u-name: the firmware's own module at once; "binascii" would be
     # looked for on every sys.path entry first, a littlefs stat each)
-    from ubinascii import crc32, b2a_base64  # pyright: ignore[reportMissingModuleSource]
+    from ubinascii import crc32, b2a_base64
 except ImportError:  # CPython
     from binascii import crc32, b2a_base64
 

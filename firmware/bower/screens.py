@@ -17,7 +17,8 @@ SHORT = {"winning_score": "Play to", "std": "Stick dealer", "canadian": "Canadia
          "renege_deduct": "Renege -pts", "jokers": "Jokers as 2s", "four_eights": "Four 8s",
          "alternate_ending": "Alt ending", "play_on": "Play on",
          "round_hands": "Round hands", "lone_march": "Lone march", "set_loner": "Set loner",
-         "renege_points": "Renege pts"}
+         "renege_points": "Renege pts", "min_rank": "Lowest card", "march": "March pts",
+         "alone": "Going alone"}
 _VALUE = {True: "on", False: "off", "LEFT_OF_DEALER": "dlr", "LEFT_OF_LONER": "lnr"}
 _TARGETS = (5, 7, 10, 11, 15, 21, 25, 32, 35, 50)
 BRIGHTNESS = (16, 64, 128, 255)
@@ -158,6 +159,8 @@ def options_menu(app):
     items = [("Next: players", "next")]
     for k in sorted(opts):
         items.append((_row(SHORT[k], opts[k]), k))
+    # Quick score: a setting (bower.quick), kept for the games after.
+    items.append((_row("Quick score", bool(app.store.settings.get("quick"))), "quick"))
     label = VARIANT_LABELS[st["variant"]]
     m = Menu(gfx.fit(label + " rules", label), items, _option_pick)
     # What the row under the cursor means, under a line at the bottom.
@@ -186,7 +189,11 @@ _HELP = {"next": "Choose players, then dealer",
          "jokers": "Jokers in place of 2\x13 and 2\x12",
          "four_eights": "Deck with all four 8s",
          "alternate_ending": "First to reach target ends game",
-         "play_on": "Ties at target: keep playing"}
+         "play_on": "Ties at target: keep playing",
+         "quick": "Each hand: who made it, result",
+         "min_rank": "Deck: 9s up (24) or 7s up (32)",
+         "march": "Points for a march (all five)",
+         "alone": "The maker may go alone"}
 
 
 def _option_pick(app, k):
@@ -195,6 +202,21 @@ def _option_pick(app, k):
         app.push(players_menu(app))
         return
     opts = st["options"]
+    if k == "quick":
+        if not set_quick(app, not app.store.settings.get("quick")):
+            return   # (not on flash: the storage screen says so)
+    else:
+        _next_value(st, opts, k, app)
+    m = app.stack[-1]
+    cur = m.cursor
+    app.stack[-1] = options_menu(app)
+    app.stack[-1].cursor = cur
+    app.dirty = True
+
+
+def _next_value(st, opts, k, app):
+    # Option ``k`` to its next value (a combination the rules refuse keeps
+    # the one it had, and the note says why).
     allowed = OPTIONS[k]
     if allowed is None:
         allowed = _TARGETS if opts[k] in _TARGETS else tuple(sorted(_TARGETS + (opts[k],)))
@@ -209,11 +231,6 @@ def _option_pick(app, k):
         # without farmers): keep the value it had, and say why.
         opts[k] = allowed[i] if i >= 0 else opts[k]
         app.notify("Sub-options on: turn off first" if k == "farmers" else "Turn Farmers on first")
-    m = app.stack[-1]
-    cur = m.cursor
-    app.stack[-1] = options_menu(app)
-    app.stack[-1].cursor = cur
-    app.dirty = True
 
 
 def players_menu(app):
@@ -350,6 +367,9 @@ def game_menu(app):
     items = [("Back to game", "game"), ("Scores", "scores"), ("Rules", "rules"),
              ("Undo last input", "undo"), ("Settings", "settings"), ("Home", "home")]
     g = app.game
+    if not g.result and not g.hand.events:
+        # Between hands: quick score on or off (bower.quick) for the next.
+        items.insert(1, (_row("Quick score", bool(app.store.settings.get("quick"))), "quick"))
     if (getattr(g, "club", None) or {}).get("minutes") and g.rules.round_hands and not g.result \
             and g.counted and not g.hand.events:
         items.insert(1, ("End round: time", "end"))   # a minutes round, between hands
@@ -363,6 +383,13 @@ def _game_menu_pick(app, v):
         app.scores()
     elif v == "end":
         app.club(True)
+    elif v == "quick":
+        on = not app.store.settings.get("quick")
+        if set_quick(app, on):
+            if on:
+                app.show_game()
+            else:
+                app.ack_hand()   # (the last result was on the quick screen: not again)
     elif v == "rules":
         app.push(rules_view(app.game.rules))
     elif v == "undo":
@@ -371,6 +398,21 @@ def _game_menu_pick(app, v):
         app.push(settings(app))
     else:
         app.home()
+
+
+def set_quick(app, on):
+    # Quick score on or off (a setting: it is on flash when this returns).
+    # False if the flash refused it (the storage screen says so).
+    s = dict(app.store.settings)
+    s["quick"] = 1 if on else 0
+    try:
+        app.store.save_settings(s)
+    except OSError as e:
+        if e.args[0] != 28:
+            raise
+        app.push(storage(app, "Not saved"))
+        return False
+    return True
 
 
 def rules_view(rules):

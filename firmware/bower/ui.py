@@ -269,12 +269,17 @@ class App:
             from bower.club import RoundOver   # a club round's end
             self.stack = [RoundOver()]
         else:
-            from bower.play import game_screen
-            s = game_screen(self)
-            if s is None:
-                from bower.quick import screen   # quick score
-                s = screen(self)
-            self.stack = [s]
+            from euchre.phases import P_UP, P_QPARTNER, P_QUICK
+            p = g.hand.phase
+            if not g.result and (p == P_QPARTNER or p == P_QUICK or p == P_UP and self.store.settings.get("quick")):
+                # Quick score: its screens (bower.quick) hold the hand, not
+                # full entry's (bower.play, loaded again for a game's end).
+                from bower.quick import screen
+                unload("bower.play")
+            else:
+                from bower.play import game_screen as screen
+                unload("bower.quick")
+            self.stack = [screen(self)]
         self.dirty = True
         # The menus outside the hand, the store's and the link's rarely used
         # parts are not needed while it is played: give their heap back

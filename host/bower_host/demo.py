@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from bower_host.db import Library
 
-DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Di", "Eve"]
+DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Flo"]   # (six for Six-Handed)
 
 
 def play_demo(variant: str = "classic", seed: int = 1, names: list[str] | None = None,
@@ -131,9 +131,10 @@ def _count(text: str) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from euchre import variant_names
+    from euchre.rules import MORE_VARIANTS
 
     p = sub.add_parser("demo", help="watch heuristic bots play a game with real cards, and store it in the library")
-    p.add_argument("--variant", default="classic", choices=variant_names())
+    p.add_argument("--variant", default="classic", choices=list(variant_names()) + list(MORE_VARIANTS))
     p.add_argument("--seed", type=int, help="seed for the shuffles (default: a new one each run; "
                                             "the same seed plays the same game)")
     p.add_argument("--games", type=_count, default=1, metavar="N", help="play N games (seeds SEED, SEED+1, ...)")

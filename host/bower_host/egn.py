@@ -15,8 +15,8 @@ back exactly the seats and points Bower's engine recorded, deal by deal.
 
 What Bower writes (``host/EXPORTS.md`` says it for users):
 
-* Classic Euchre only. Five-Handed, Call-Your-Partner and Ultimate raise
-  ``EgnError`` saying why, as does any Classic option EGN's ruleset has no
+* Classic Euchre only. Five-Handed, Call-Your-Partner, Ultimate and the
+  variants for three, six and two players raise ``EgnError`` saying why, as does any Classic option EGN's ruleset has no
   name for when it is on, and any deal EGN would read differently from what
   happened (a defender alone against a maker who is not alone; a lone
   defender leading, 004; a lone march EGN's single ``loner_march_score``
@@ -35,6 +35,8 @@ What Bower writes (``host/EXPORTS.md`` says it for users):
   opts in (``table_results=True``, ``bower export --table-results``); then
   each deal's result, and Bower's own events for the deal, are written in
   ``callAnnotations``, which is the only place EGN leaves for them.
+* Hands entered in quick score (who made trump and how it ended) are
+  refused, ``--table-results`` or not: a deal needs its upcard and bids.
 * Redealt hands (misdeals) are not deals: nothing scored and the same dealer
   dealt again. (In table mode with results, their events go with the next
   deal's events, so an import gives back the same game.)
@@ -66,7 +68,7 @@ from euchre.cards import HIGH_JOKER, LOW_JOKER, RANKS, SUITS, card_name, parse_c
 from euchre.hand import P_BID1, P_BID2, REDEAL, SCORED
 from euchre.notation import option_label
 
-from bower_host.db import Replay, replay
+from bower_host.db import Replay, is_quick, replay
 
 if TYPE_CHECKING:
     from euchre import Rules
@@ -86,6 +88,11 @@ UNSUPPORTED = {
                    "alone and a called partner card, which EGN has no field for",
     "ultimate": "EGN cards run from 7 to ace (plus one joker) and a deal holds at most 10 tricks; "
                 "Ultimate deals 54 cards with 2s to 6s and two jokers, 11 tricks a hand",
+    "three": "EGN records 4-player partnership Euchre only; Three-Handed has 3 players, each scoring "
+             "alone, the maker against the other two",
+    "six": "EGN records 4-player partnership Euchre only; Six-Handed has 6 players in two sides of three "
+           "and a 32-card deck",
+    "two": "EGN records 4-player partnership Euchre only; Two-Handed has 2 players, each scoring alone",
 }
 
 # Classic options under their EGN ruleset names (Bower's names follow EGN).
@@ -94,6 +101,8 @@ RULESET_OPTIONS = ("std", "winning_score", "canadian", "loner_lead", "defend_alo
 # Classic options EGN has no name for: a game with one on cannot be exported.
 NO_EGN_NAME = ("farmers_nines_only", "farmers_no_call", "ace_no_face", "renege_deduct")
 
+QUICK_REFUSAL = ("hand %d was entered in quick score (who made trump and how it ended): EGN needs each "
+                 "deal's upcard and bids, which quick score does not record")
 TABLE_REFUSAL = ("it was recorded at the table (table mode): no cards were entered, so its results exist "
                  "only as notes in callAnnotations, which EGN says tools strip, and EGN tools score every "
                  "deal 0-0; export it with --table-results to write it that way anyway")
@@ -165,10 +174,15 @@ def from_replay(rp: Replay, game_id: str | None = None, table_results: bool = Fa
     r = g.rules
     if r.name in UNSUPPORTED:
         raise EgnError(f"EGN cannot express {r.title}: {UNSUPPORTED[r.name]}")
+    if r.name != "classic":   # (a variant without its reason above: refused all the same)
+        raise EgnError(f"EGN cannot express {r.title}: EGN records 4-player partnership Euchre only")
     on = [k for k in NO_EGN_NAME if r.options.get(k)]
     if on:
         names = ", ".join(f"{option_label(k)} ({k})" for k in on)
         raise EgnError(f"EGN's ruleset has no rule for {names}, which this game plays with")
+    for rec in rp.hands:
+        if is_quick(rec):
+            raise EgnError(QUICK_REFUSAL % rec.number)
     if not g.cards and not table_results:
         raise EgnError(TABLE_REFUSAL)
     for p in g.players:

@@ -17,7 +17,7 @@ from typing import Iterator
 
 from euchre import Rules
 from euchre.notation import describe_rules
-from euchre.rules import VARIANTS
+from euchre.rules import variant_data
 
 from bower_host.errors import CommandError
 from bower_host.db import Library, LibraryError, replay
@@ -26,7 +26,7 @@ from bower_host import csvout, egn
 
 FORMATS = ("csv", "json", "egn")
 STAT_FORMATS = ("table", "csv", "json")
-MAX_SEATS = 5
+MAX_SEATS = 6             # Six-Handed's seats: the CSV has columns for each
 
 
 # ----- helpers ----------------------------------------------------------------
@@ -67,19 +67,29 @@ def _iso(ts) -> str | None:
     return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") if ts else None
 
 
+def _variant(variant: str) -> dict:
+    # Any variant's data: the device's four and the host's three, six and two
+    # (euchre.rules.variant_data); {} for a name the engine does not know.
+    try:
+        return variant_data(variant)
+    except KeyError:
+        return {}
+
+
 def _title(variant: str) -> str:
-    return VARIANTS[variant]["title"] if variant in VARIANTS else variant
+    return _variant(variant).get("title", variant)
 
 
 def _teams(g: dict) -> bool:
-    return VARIANTS.get(g["variant"], {}).get("teams", True)
+    return _variant(g["variant"]).get("teams", True)
 
 
 def sides(g: dict) -> list[tuple[str, list[int]]]:
-    """``[(label, seats)]``: the two partnerships, or each player."""
+    """``[(label, seats)]``: the two partnerships (alternate seats: two of
+    four, three of six), or each player."""
     p = g["players"]
-    if _teams(g) and len(p) == 4:
-        return [(f"{p[0]} & {p[2]}", [0, 2]), (f"{p[1]} & {p[3]}", [1, 3])]
+    if _teams(g) and len(p) in (4, 6):
+        return [(" & ".join(p[s] for s in range(k, len(p), 2)), list(range(k, len(p), 2))) for k in (0, 1)]
     return [(name, [s]) for s, name in enumerate(p)]
 
 
@@ -216,7 +226,7 @@ def _alone_text(g, h) -> str:
 
 def _partner_text(g, h) -> str:
     if h["partner_card"] is None:
-        return ""
+        return _seat(g, h["partner"])   # (a quick hand: the partner, no card)
     who = _seat(g, h["partner"]) if h["partner"] is not None else "none"
     return f"{h['partner_card']}: {who}"
 
@@ -230,9 +240,23 @@ def _points_text(g, h) -> str:
     return ", ".join(out)
 
 
+def _maker_text(g, h) -> str:
+    # The maker; a partnership's quick hand (maker unknown, bower.quick):
+    # the side, from its points (made and march score the makers, a
+    # euchre the defenders).
+    if h["maker"] is not None or h["result"] != "scored" or not _teams(g) or h["outcome"] == "renege":
+        return _seat(g, h["maker"])
+    for label, seats in sides(g):
+        if (h["points"][seats[0]] > 0) == (h["outcome"] != "euchred"):
+            return label
+    return ""
+
+
 def _tricks_text(g, h) -> str:
     if h["result"] != "scored":
         return ""
+    if h["maker_tricks"] is None:
+        return "quick"   # entered as how it ended (bower.quick): no trick count
     size = Rules(g["variant"], g["options"]).hand_size
     if h["outcome"] == "renege":
         return f"{sum(h['tricks'])} played"
@@ -255,7 +279,7 @@ def cmd_show(args: argparse.Namespace) -> int:
               f"started {_date(g['started'])}")
     con.print("Players: " + ", ".join(f"{n} (seat {s})" for s, n in enumerate(g["players"]))
               + f"; first dealer {g['players'][g['first_dealer']]}")
-    defaults = VARIANTS[rules.name]["options"]
+    defaults = variant_data(rules.name)["options"]
     changed = [line for line, k in zip(describe_rules(rules), sorted(rules.options)) if rules.options[k] != defaults[k]]
     con.print(f"Rules: to {rules.winning_score}" + ("; " + "; ".join(changed) if changed else "; house options off"))
     score_head = "Score (" + " - ".join(label for label, _ in sides(g)) + ")" if _teams(g) else \
@@ -266,7 +290,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         if h["upcard"] and h["up_suit"] and h["upcard"][-1] != h["up_suit"]:
             up = f"{h['upcard']} ({h['up_suit']})"
         scores = _score_text(g, h["scores"]) if _teams(g) else " ".join(str(s) for s in h["scores"])
-        rows.append([h["number"], _seat(g, h["dealer"]), up, _seat(g, h["maker"]), h["trump"] or "",
+        rows.append([h["number"], _seat(g, h["dealer"]), up, _maker_text(g, h), h["trump"] or "",
                      _alone_text(g, h), _partner_text(g, h), _tricks_text(g, h), _points_text(g, h),
                      scores, _note(g, h)])
     cols = ["#", "Dealer", "Up", "Maker", "Trump", "Alone", "Partner", "Tricks", "Points", score_head, "Note"]
@@ -618,7 +642,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     p = db_opt(sub.add_parser("stats", help="per player by variant: games, wins, points per hand, makes, "
                                            "euchres, alone attempts and marches"))
-    p.add_argument("--variant", metavar="V", help="only this variant (classic, five, callpartner, ultimate)")
+    p.add_argument("--variant", metavar="V", help="only this variant (classic, five, callpartner, ultimate, "
+                                                    "three, six, two)")
     p.add_argument("--format", default="table", metavar="FMT", help="table (default), csv or json")
     p.add_argument("--unfinished", action="store_true", help="also count games not played to the end "
                                                              "(abandoned, or still going)")

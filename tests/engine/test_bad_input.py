@@ -207,6 +207,10 @@ def test_malformed_text():
         ("up", "classic", {}, [], "up", "malformed"),
         ("up H H", "classic", {}, [], "up H H", "malformed"),
         ("up 9H", "classic", {}, [], "up 9H", "9H"),
+        # (2C-5C are never up; their ids would read as the suits': up C-S)
+        ("up 2C", "classic", {}, [], "up 2C", "malformed"),
+        ("up 3C", "five", {}, [], "up 3C", "malformed"),
+        ("up 5C", "ultimate", {}, [], "up 5C", "malformed"),
         ("tricks -1", "classic", {}, ["up H", "order"], "tricks -1", "malformed"),
         ("tricks x", "classic", {}, ["up H", "order"], "tricks x", "malformed"),
         ("tricks 6", "classic", {}, ["up H", "order"], "tricks 6", "0 to 5"),

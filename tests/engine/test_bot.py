@@ -11,7 +11,9 @@ VARIANTS = (("classic", {}),
             ("classic", {"canadian": True, "partners_best": True, "defend_alone": True,
                          "farmers": True, "ace_no_face": True, "joker": True}),
             ("five", {}), ("five", {"jokers": True, "four_eights": True}),
-            ("callpartner", {"std": True}), ("ultimate", {}))
+            ("callpartner", {"std": True}), ("ultimate", {}),
+            ("three", {}), ("three", {"alone": True, "min_rank": 7, "std": True}),
+            ("six", {}), ("six", {"jokers": True}), ("two", {}), ("two", {"joker": True, "min_rank": 9}))
 
 
 def _play_hand(rules, dealer, rng, bot_seats):

@@ -37,7 +37,7 @@ g = Game(Rules("five", winning_score=6), ["A", "B", "C", "D", "E"], dealer=0)
 lines = [encode_line(header_payload(g))]
 while not g.is_terminal():
     legal = g.legal_actions()
-    e = [a for a in legal if not a.startswith(("redeal", "claim", "renege", "throwin"))][-1]
+    e = [a for a in legal if not a.startswith(("redeal", "claim", "renege", "throwin", "quick"))][-1]
     g.apply(e)
     lines.append(encode_line(e))
 r = game_from_header(decode_line(lines[0]))
@@ -52,15 +52,63 @@ print(" ".join(sorted(m for m in sys.modules if m.startswith("euchre"))))
 DEVICE = {"euchre", "euchre.actions", "euchre.cards", "euchre.game", "euchre.hand",
           "euchre.logline", "euchre.phases", "euchre.rules"}
 KEPT_OUT = ("euchre.cardmode", "euchre.log", "euchre.logfile", "euchre.messages", "euchre.why",
-            "euchre.bot", "euchre.notation", "euchre.names")
+            "euchre.bot", "euchre.notation", "euchre.names", "euchre.morevariants")
 
 
 def test_a_device_game_loads_only_the_device_modules():
     out = subprocess.run([sys.executable, "-c", DEVICE_GAME, str(ROOT / "engine")],
-                         capture_output=True, text=True, check=True).stdout.split()
+                         capture_output=True, text=True, check=True, timeout=120).stdout.split()
     for m in KEPT_OUT:
         assert m not in out, (m, out)
     assert set(out) == DEVICE, sorted(set(out) ^ DEVICE)
+
+
+# The variants for three, six and two players (euchre.morevariants): a
+# device loads their data for the first game of one of them, and only then.
+LAZY_GAME = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from euchre import Game, Rules
+from euchre.logline import encode_line, decode_line, header_payload
+from euchre.game import game_from_header
+
+def play(variant):
+    g = Game(Rules(variant, winning_score=4), None, dealer=0)
+    lines = [encode_line(header_payload(g))]
+    while not g.is_terminal():
+        legal = [a for a in g.legal_actions()
+                 if not a.startswith(("redeal", "claim", "renege", "throwin", "quick"))]
+        g.apply(legal[-1])
+        lines.append(encode_line(legal[-1]))
+    r = game_from_header(decode_line(lines[0]))
+    for line in lines[1:]:
+        r.apply(decode_line(line))
+    assert r.scores == g.scores and r.result == g.result
+
+play("classic")
+assert "euchre.morevariants" not in sys.modules
+for v in ("three", "six", "two"):
+    play(v)
+print(" ".join(sorted(m for m in sys.modules if m.startswith("euchre"))))
+"""
+
+
+def test_a_variant_for_three_six_or_two_loads_its_data_when_played():
+    out = subprocess.run([sys.executable, "-c", LAZY_GAME, str(ROOT / "engine")],
+                         capture_output=True, text=True, check=True, timeout=60).stdout.split()
+    assert set(out) == DEVICE | {"euchre.morevariants"}, sorted(set(out) ^ DEVICE)
+
+
+def test_the_hosts_list_of_those_variants_is_theirs():
+    # euchre.rules' MORE_VARIANTS (the host's) names euchre.morevariants'
+    # variants, in its menu order.
+    sys.path.insert(0, str(ROOT / "engine"))
+    from euchre import morevariants, rules
+    assert rules.MORE_VARIANTS == morevariants.NAMES
+    assert sorted(morevariants.NAMES) == sorted(morevariants.VARIANTS)
+    for v in morevariants.NAMES:
+        assert rules.variant_data(v) is morevariants.VARIANTS[v]
+        assert v not in rules.VARIANTS and v not in rules.variant_names()
 
 
 def _engine_imports(path):
@@ -80,13 +128,26 @@ def _engine_imports(path):
     return out
 
 
+def test_a_game_in_quick_score_adds_only_euchre_quick():
+    # Quick score (issue 25): the same device game told quick loads its
+    # module too, and nothing else kept out.
+    quick = DEVICE_GAME.replace(
+        'if not a.startswith(("redeal", "claim", "renege", "throwin", "quick"))][-1]',
+        'if a in ("quick 0", "alone", "quick made")][0]')
+    assert quick != DEVICE_GAME
+    out = subprocess.run([sys.executable, "-c", quick, str(ROOT / "engine")],
+                         capture_output=True, text=True, check=True, timeout=120).stdout.split()
+    assert set(out) == DEVICE | {"euchre.quick"}, sorted(set(out) ^ DEVICE)
+
+
 def test_the_firmware_imports_only_device_modules():
     found = {}
     for path in sorted((ROOT / "firmware").rglob("*.py")):
         for module, line in _engine_imports(path):
             found.setdefault(module, []).append("%s:%d" % (path.relative_to(ROOT), line))
     assert "euchre.hand" in found and "euchre.logline" in found, found
-    extra = {m: where for m, where in found.items() if m not in DEVICE}
+    # (euchre.quick: what a game in quick score loads, see above)
+    extra = {m: where for m, where in found.items() if m not in DEVICE | {"euchre.quick"}}
     assert not extra, extra
 
 

@@ -24,11 +24,17 @@ import math
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from euchre import Game, Hand, IllegalAction, Rules, log, variant_names
+from euchre import Game, Hand, IllegalAction, Rules, log
+from euchre.rules import MORE_VARIANTS, variant_names as _menu_names
 from euchre.cardmode import shuffled_deck
 from euchre.game import game_from_header
 from euchre.logfile import loads
 from helpers import Rand, fingerprint
+
+def variant_names():
+    """Every variant: the four of the menu and those for three, six and two players."""
+    return _menu_names() + MORE_VARIANTS
+
 
 SETTINGS = settings(max_examples=120, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -204,7 +210,8 @@ def test_every_hand_call_refuses_nonsense_and_changes_nothing(variant, cards, se
 @SETTINGS
 @given(variant=st.one_of(st.sampled_from(variant_names()), JUNK), options=st.one_of(st.none(), JUNK),
        kw=st.dictionaries(st.sampled_from(["std", "winning_score", "joker", "jokers", "play_on", "farmers",
-                                           "loner_lead", "bogus"]), JUNK, max_size=3),
+                                           "loner_lead", "min_rank", "march", "alone", "bogus"]),
+                          JUNK, max_size=3),
        players=st.one_of(st.none(), JUNK, st.lists(st.one_of(st.text(max_size=4), JUNK), max_size=6)),
        dealer=st.one_of(st.integers(-2, 6), JUNK), header=st.one_of(JUNK, st.fixed_dictionaries(
            {"variant": st.one_of(st.sampled_from(variant_names()), JUNK), "players": JUNK, "dealer": JUNK})))

@@ -183,7 +183,7 @@ def test_error_messages_read_in_full():
             return str(e)
         assert False, "no error"
     assert message_of(lambda: Rules("bridge")) == \
-        "unknown variant 'bridge' (one of: classic, five, callpartner, ultimate)"
+        "unknown variant 'bridge' (one of: classic, five, callpartner, ultimate, three, six, two)"
     assert message_of(lambda: Rules("classic", std=1)) == \
         "std must be one of (False, True), not 1"
     assert message_of(lambda: Rules("ultimate", winning_score=100)) == \

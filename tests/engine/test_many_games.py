@@ -28,12 +28,16 @@ from helpers import fingerprint
 
 # Games per variant, each to the winning score (about 7,500 hands of Classic;
 # with test_properties.py's, over a thousand games of every variant).
-GAMES = {"classic": 1000, "five": 1000, "callpartner": 1000, "ultimate": 1000}
+GAMES = {"classic": 1000, "five": 1000, "callpartner": 1000, "ultimate": 1000, "three": 1000,
+         "six": 1000, "two": 1000}
 # Options that change the deck or who plays, so that each run covers them.
 OPTIONS = {"classic": ({}, {"joker": True, "defend_alone": True, "partners_best": True}),
            "five": ({}, {"jokers": True, "four_eights": True}),
            "callpartner": ({}, {"std": True}),
-           "ultimate": ({},)}
+           "ultimate": ({},),
+           "three": ({}, {"min_rank": 7, "alone": True}),
+           "six": ({}, {"jokers": True}),
+           "two": ({}, {"min_rank": 9, "joker": True})}
 
 
 def _cards_accounted_for(g, deck):

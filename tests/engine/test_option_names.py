@@ -26,9 +26,15 @@ def test_every_long_name_stands_for_an_option(full, key):
     assert r.options[key] == (7 if key == "winning_score" else True)
 
 
-def test_a_long_name_and_its_key_together_are_refused():
-    with pytest.raises(ValueError, match="no option 'stick_the_dealer'"):
-        Rules("classic", {"stick_the_dealer": True, "std": False})
+@pytest.mark.parametrize("full, key", OPTION_ALIASES)
+def test_a_long_name_and_its_key_together_are_refused_naming_both(full, key):
+    # (not "has no option": the variant has it, given twice)
+    v = 7 if key == "winning_score" else True
+    for given in ({full: v, key: v}, {key: v, full: v}):
+        with pytest.raises(ValueError, match="^%s and %s are one option: give it once$" % (key, full)):
+            Rules("classic", given)
+    with pytest.raises(ValueError, match="std and stick_the_dealer are one option"):
+        Rules("classic", {"std": False}, stick_the_dealer=True)
 
 
 def test_a_long_name_of_an_option_the_variant_lacks_is_refused_by_that_name():

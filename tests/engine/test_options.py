@@ -9,6 +9,7 @@ Ultimate + common rules, 003 Classic house rules, 004 Classic book chapter.
 
 from euchre import (Game, Hand, Rules, IllegalAction, OPTIONS, VARIANTS, CHANCE, TABLE,
                     parse_cards, card_names)
+from euchre.morevariants import NAMES as MORE_VARIANTS
 
 
 def play(variant, opts, events, dealer=0):
@@ -93,11 +94,16 @@ EXPECTED_OPTIONS = {
              "alternate_ending": False},
     "callpartner": {"winning_score": 10, "std": False, "play_on": False},
     "ultimate": {"winning_score": 35},
+    # (euchre.morevariants, loaded when one is played)
+    "three": {"winning_score": 10, "std": False, "min_rank": 9, "march": 3, "alone": False,
+              "play_on": False},
+    "six": {"winning_score": 10, "std": False, "jokers": False},
+    "two": {"winning_score": 5, "std": False, "min_rank": 7, "joker": False},
 }
 
 
 def test_option_names_and_defaults():
-    assert sorted(VARIANTS) == sorted(EXPECTED_OPTIONS)
+    assert sorted(list(VARIANTS) + list(MORE_VARIANTS)) == sorted(EXPECTED_OPTIONS)
     covered = []
     for v in EXPECTED_OPTIONS:
         r = Rules(v)
@@ -165,7 +171,7 @@ def test_unknown_options_and_variants_raise():
             assert words in str(e), "%s %r: %s" % (v, kw, e)
         else:
             assert False, "%s %r accepted" % (v, kw)
-    for name in ("pinochle", "", "six"):
+    for name in ("pinochle", "", "seven"):
         try:
             Rules(name)
         except ValueError as e:
@@ -193,6 +199,16 @@ def test_variant_structure():
          sorted(_suited("89TJQKA", "CDHS") + parse_cards("HJ LJ")), 5, 5, 3),
         ("callpartner", {}, 5, _suited("89TJQKA", "CDHS"), 3, 5, 3),
         ("ultimate", {}, 4, sorted(_suited("23456789TJQKA", "CDHS") + parse_cards("HJ LJ")), 10, 11, 6),
+        # rarepike / 52pickup: 24 cards, five each, nine left; gamerules.com: 32
+        ("three", {}, 3, _suited("9TJQKA", "CDHS"), 9, 5, 3),
+        ("three", {"min_rank": 7}, 3, _suited("789TJQKA", "CDHS"), 17, 5, 3),
+        # reference.com: the 7s and 8s added; another form adds the jokers
+        ("six", {}, 6, _suited("789TJQKA", "CDHS"), 2, 5, 3),
+        ("six", {"jokers": True}, 6, sorted(_suited("789TJQKA", "CDHS") + parse_cards("HJ LJ")), 4, 5, 3),
+        # Keller: 32 cards, 22 remain in the pack (23 with the joker)
+        ("two", {}, 2, _suited("789TJQKA", "CDHS"), 22, 5, 3),
+        ("two", {"joker": True}, 2, sorted(_suited("789TJQKA", "CDHS") + parse_cards("HJ")), 23, 5, 3),
+        ("two", {"min_rank": 9}, 2, _suited("9TJQKA", "CDHS"), 14, 5, 3),
     ]
     for v, opts, n, deck, kitty, size, need in cases:
         r = Rules(v, **opts)
@@ -218,6 +234,12 @@ def test_trump_orders():
         ("callpartner", {}, "C", "JC JS AC KC QC TC 9C 8C"),
         ("ultimate", {}, "H", "HJ LJ JH JD AH KH QH TH 9H 8H 7H 6H 5H 4H 3H 2H"),
         ("ultimate", {}, "S", "HJ LJ JS JC AS KS QS TS 9S 8S 7S 6S 5S 4S 3S 2S"),
+        ("three", {}, "D", "JD JH AD KD QD TD 9D"),
+        ("three", {"min_rank": 7}, "D", "JD JH AD KD QD TD 9D 8D 7D"),
+        ("six", {}, "H", "JH JD AH KH QH TH 9H 8H 7H"),
+        ("six", {"jokers": True}, "C", "HJ LJ JC JS AC KC QC TC 9C 8C 7C"),
+        ("two", {}, "S", "JS JC AS KS QS TS 9S 8S 7S"),
+        ("two", {"joker": True, "min_rank": 9}, "S", "HJ JS JC AS KS QS TS 9S"),
     ]
     for v, opts, suit, want in cases:
         got = card_names(Rules(v, **opts).trump_order(S[suit]))
@@ -229,6 +251,8 @@ def test_permanent_trumps():
         ("classic", {}, ""), ("classic", {"joker": True}, "HJ"),
         ("five", {}, "2S 2H"), ("five", {"jokers": True}, "HJ LJ"),
         ("callpartner", {}, ""), ("ultimate", {}, "HJ LJ"),
+        ("three", {}, ""), ("six", {}, ""), ("six", {"jokers": True}, "HJ LJ"),
+        ("two", {}, ""), ("two", {"joker": True}, "HJ"),
     ]
     for v, opts, want in cases:
         r = Rules(v, **opts)
@@ -605,7 +629,8 @@ def test_joker_deck_and_upcard():
     assert "up HJ" not in g.legal_actions()
     refused(g, "up HJ", "")
     g = play("classic", {"joker": True}, [])
-    assert g.legal_actions() == ["up C", "up D", "up H", "up S", "up HJ", "redeal"]
+    assert g.legal_actions() == ["up C", "up D", "up H", "up S", "up HJ", "quick 0", "quick 1", "quick none",
+                                 "redeal"]
     g.apply("up HJ")
     # RULES.md: "If the joker is the upcard, the dealer names its suit before
     # bidding starts; that suit is the turned-down suit if round 1 passes."
@@ -671,10 +696,12 @@ def test_five_jokers_option():
     # 000: "Jokers can also be substituted for the twos, so long as they can
     # be differentiated; allowing for a high and low joker."
     g = play("five", {}, [])
-    assert g.legal_actions() == ["up C", "up D", "up H", "up S", "up 2S", "up 2H", "redeal"]
+    assert g.legal_actions()[:6] + g.legal_actions()[-2:] == ["up C", "up D", "up H", "up S", "up 2S", "up 2H",
+                                                              "quick none", "redeal"]
     refused(g, "up HJ", "")
     g = play("five", {"jokers": True}, [])
-    assert g.legal_actions() == ["up C", "up D", "up H", "up S", "up HJ", "up LJ", "redeal"]
+    assert g.legal_actions()[:6] + g.legal_actions()[-2:] == ["up C", "up D", "up H", "up S", "up HJ", "up LJ",
+                                                              "quick none", "redeal"]
     refused(g, "up 2S", "")
     g.apply("up LJ")
     assert g.current_player() == 0
@@ -772,7 +799,10 @@ def test_winning_score_option_every_variant():
             ("classic", ["up H", "order", "tricks 3"], 1),
             ("ultimate", ["up H", "order", "tricks 6"], 5),
             ("callpartner", ["up C", "order", "alone", "claim 1"], 5),
-            ("five", ["up C", "order", "alone", "claim 1"], 4)):
+            ("five", ["up C", "order", "alone", "claim 1"], 4),
+            ("three", ["up C", "order", "claim 1"], 3),
+            ("six", ["up C", "order alone", "claim 1"], 5),
+            ("two", ["up C", "order", "claim 1"], 2)):
         g = play(v, {"winning_score": pts}, events)
         assert g.result is not None and 1 in g.result[0], (v, g.result)
         g = play(v, {"winning_score": pts + 1}, events)
@@ -869,19 +899,25 @@ def test_variant_names_accept_the_usual_aliases():
                         "call your partner euchre", "callyourpartner", "cyp", "call", "Call-Partner"),
         "ultimate": ("ultimate", "Ultimate Euchre", "ultimate-euchre", "54", "54-card", "full-deck",
                      "fulldeck"),
+        "three": ("three", "3", "three-handed", "Three-Handed Euchre", "cutthroat", "Cut-Throat Euchre",
+                  "3 player", "3-handed"),
+        "six": ("six", "6", "six-handed", "Six-Handed Euchre", "6 player", "6-handed"),
+        "two": ("two", "2", "two-handed", "Two-Handed Euchre", "2 player", "2-handed"),
     }
     for key, names in cases.items():
         for name in names:
             assert Rules(name).name == key, (name, Rules(name).name)
     assert Rules(5).name == "five"
+    assert Rules(3).name == "three" and Rules(6).name == "six" and Rules(2).name == "two"
 
 
 def test_unknown_variants_are_refused_with_the_valid_names():
-    for name in ("pinochle", "", "six", "bridge", "fiv", "5-5", "call-my-partner", None, 3.5, "-"):
+    for name in ("pinochle", "", "seven", "bridge", "fiv", "5-5", "call-my-partner", None, 3.5, "-"):
         try:
             Rules(name)
         except ValueError as e:
-            want = "unknown variant %r (one of: classic, five, callpartner, ultimate)" % (name,)
+            want = ("unknown variant %r (one of: classic, five, callpartner, ultimate, three, six, two)"
+                    % (name,))
             assert str(e) == want, str(e)
         else:
             assert False, name
@@ -904,3 +940,98 @@ def test_unknown_options_are_refused_with_the_variants_options():
             assert "options must be a dict" in str(e), str(e)
         else:
             assert False, options
+
+
+# ----- the variants for three, six and two players (docs/RULES.md) -------------
+
+def test_std_three_six_two():
+    # Stick the dealer: an option in all three (rarepike recommends it for
+    # three; reference.com: six bids as the four-handed game; Keller's
+    # two-handed game throws the hand in, the 24-card rules stick the
+    # dealer as a variant). Off: everybody passed twice, the deal passes.
+    for v, n in (("three", 3), ("six", 6), ("two", 2)):
+        g = play(v, {}, ["up H"] + ["pass"] * (2 * n), dealer=1)
+        assert g.last_hand.reason == "all passed" and g.dealer == 2 % n, v
+        g = play(v, {"std": True}, ["up H"] + ["pass"] * (2 * n - 1), dealer=1)
+        assert g.current_player() == 1, v
+        assert "pass" not in g.legal_actions() and "call H" not in g.legal_actions(), v
+        refused(g, "pass", "stick the dealer")
+
+
+def test_three_handed_bidding_order_and_alone_option():
+    # 52pickup / rarepike: starting left of the dealer, each of the three
+    # orders up or passes; then each names another suit or passes. Going
+    # alone: gamerules.com has none (option alone off), the World Euchre
+    # Federation's page a lone hand scoring 4 (on).
+    g = play("three", {}, ["up H"], dealer=2)
+    assert g.current_player() == 0 and g.legal_actions() == ["pass", "order", "redeal"]
+    refused(g, "order alone", "option alone")
+    g = play("three", {"alone": True}, ["up H"], dealer=2)
+    assert g.legal_actions() == ["pass", "order", "order alone", "redeal"]
+    g.apply("order alone")
+    assert g.hand.alone == 1 and g.hand.active_seats() == [0, 1, 2], "nobody sits out"
+    g.apply("tricks 5")
+    assert g.scores == [4, 0, 0]
+
+
+def test_three_handed_march_option():
+    # 52pickup: a march scores 3; Brisbane (1866): 2.
+    for march in (3, 2):
+        g = play("three", {"march": march}, ["up H", "order", "tricks 5"])
+        assert g.scores == [0, march, 0]
+        assert Rules("three", march=march).score[1] == march
+
+
+def test_six_handed_sides_alternate():
+    # Two sides of three, partners alternating round the table: seats 0 2 4
+    # and 1 3 5; a lone maker's two partners sit out and the seat left of
+    # the dealer that plays leads.
+    g = play("six", {}, ["up H", "pass", "order alone"], dealer=0)
+    h = g.hand
+    assert list(h.out) == [1, 0, 0, 0, 1, 0]
+    assert h.active_seats() == [1, 2, 3, 5]
+    assert "won 0" not in g.legal_actions() and "won 4" not in g.legal_actions()
+    g.apply("tricks 5")
+    assert g.scores == [5, 0, 5, 0, 5, 0]
+    assert g.standings() == [("A & C & E", 5), ("B & D & F", 0)]
+
+
+def test_six_handed_joker_upcard_is_named_by_the_dealer():
+    # docs/RULES.md (Six-Handed, option jokers): as Classic's joker (004),
+    # the dealer names the suit of a joker turned up; it is the turned-down
+    # suit if round 1 passes.
+    g = play("six", {"jokers": True}, ["up LJ"], dealer=3)
+    assert g.current_player() == 3
+    assert g.legal_actions() == ["name C", "name D", "name H", "name S", "redeal"]
+    g.apply("name S")
+    for _ in range(6):
+        g.apply("pass")
+    assert "call S" not in g.legal_actions()
+
+
+def test_two_handed_bidding_follows_keller():
+    # Keller: the non-dealer orders up or passes; then the dealer adopts or
+    # passes; then the non-dealer makes another suit or passes, then the
+    # dealer; if the dealer passes again, the former non-dealer deals.
+    g = play("two", {}, ["up D"], dealer=1)
+    assert g.current_player() == 0 and g.legal_actions() == ["pass", "order", "redeal"]
+    g.apply("pass")
+    assert g.current_player() == 1 and g.legal_actions() == ["pass", "order", "redeal"]
+    g.apply("pass")
+    assert g.current_player() == 0 and "call D" not in g.legal_actions()
+    refused(g, "call D", "turned down")
+    refused(g, "call S alone", "not allowed in Two-Handed")
+    g.apply("pass")
+    g.apply("pass")
+    assert g.last_hand.reason == "all passed" and g.dealer == 0
+
+
+def test_two_handed_joker_option():
+    # Keller: "the joker ... may be played in the two-handed game"; as
+    # Classic's joker (004), a joker turned up: the dealer names its suit.
+    g = play("two", {"joker": True}, ["up HJ"])
+    assert g.current_player() == 0 and g.legal_actions()[:4] == ["name C", "name D", "name H", "name S"]
+    g.apply("name C")
+    g.apply("order")
+    g.apply("tricks 3")
+    assert g.scores == [0, 1]

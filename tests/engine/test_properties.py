@@ -3,7 +3,8 @@
 CPython only (hypothesis). Each example is one whole game driven by a
 hypothesis-chosen seed: a ``random.Random(seed)`` shuffles every deal and
 picks uniformly among the legal actions. The rules
-the checks encode are re-derived here from /work/shared/RULES.md (decks,
+the checks encode are re-derived here from /work/shared/RULES.md and, for
+the variants for three, six and two players, docs/RULES.md (decks,
 trump order, following, trick winners, who leads, scoring), not read back
 from the engine's own tables, so a wrong table in the engine shows up as a
 mismatch. A failure names the seed; rerun it with ``play_cards(config, seed)``.
@@ -75,21 +76,32 @@ def expected_deck(name, o):
         return d + (["HJ", "LJ"] if o.get("jokers") else ["2S", "2H"])
     if name == "callpartner":
         return _suited("8")
+    if name == "three":
+        return _suited(str(o.get("min_rank", 9)))
+    if name == "six":
+        return _suited("7") + (["HJ", "LJ"] if o.get("jokers") else [])
+    if name == "two":
+        return _suited(str(o.get("min_rank", 7))) + (["HJ"] if o.get("joker") else [])
     return _suited("2") + ["HJ", "LJ"]
 
 
 def permanent_trumps(name, o):
     """Permanent trumps, highest first (RULES.md)."""
-    if name == "classic":
+    if name in ("classic", "two"):
         return ["HJ"] if o.get("joker") else []
     if name == "five":
         return ["HJ", "LJ"] if o.get("jokers") else ["2S", "2H"]
+    if name == "six":
+        return ["HJ", "LJ"] if o.get("jokers") else []
     if name == "ultimate":
         return ["HJ", "LJ"]
     return []
 
 
-HAND_SIZE = {"classic": 5, "five": 5, "callpartner": 5, "ultimate": 11}
+HAND_SIZE = {"classic": 5, "five": 5, "callpartner": 5, "ultimate": 11, "three": 5, "six": 5,
+             "two": 5}
+PLAYERS = {"classic": 4, "five": 5, "callpartner": 5, "ultimate": 4, "three": 3, "six": 6,
+           "two": 2}
 
 
 class Spec:
@@ -99,13 +111,15 @@ class Spec:
         self.name = name
         self.options = dict(options)
         self.rules = Rules(name, **options)
-        self.n = 4 if name in ("classic", "ultimate") else 5
-        self.teams = self.n == 4
+        self.n = PLAYERS[name]
+        # Partnerships (partners alternate round the table); the others score
+        # per seat.
+        self.teams = name in ("classic", "ultimate", "six")
         self.hand_size = HAND_SIZE[name]
         self.deck = sorted(parse_cards(" ".join(expected_deck(name, options))))
         self.perm = parse_cards(" ".join(permanent_trumps(name, options)))
         self.std = bool(options.get("std")) or name in ("five", "ultimate")
-        self.target = options.get("winning_score", 35 if name == "ultimate" else 10)
+        self.target = options.get("winning_score", {"ultimate": 35, "two": 5}.get(name, 10))
 
     def eff(self, card, trump):
         """Effective suit of a card once ``trump`` is trump."""
@@ -177,15 +191,34 @@ def expected_points(spec, h, t):
     pts = [0] * n
     m = t.maker
     if spec.teams:
-        made = h.tricks[m] + h.tricks[(m + 2) % 4]
+        # (partners every other seat: 0 2 (4) against 1 3 (5))
+        made = sum(h.tricks[p] for p in range(m & 1, n, 2))
+        lone_march = 5 if spec.name == "six" else 4
         if spec.name == "ultimate":
             v = (7 if made == hs else 5) if made >= need else 7
         elif made >= need:
-            v = 1 if made < hs else (3 if t.alone == 2 else 4 if t.alone else 2)
+            v = 1 if made < hs else (3 if t.alone == 2 else lone_march if t.alone else 2)
         else:
             v = 4 if t.lone_defender >= 0 else 2
         side = m & 1 if made >= need else 1 - (m & 1)
-        pts[side] = pts[side + 2] = v
+        for p in range(side, n, 2):
+            pts[p] = v
+        return pts
+    if spec.name in ("three", "two"):
+        # The maker alone against the other(s), each for himself.
+        made = h.tricks[m]
+        if made >= need:
+            if made < hs:
+                v = 1
+            elif spec.name == "two":
+                v = 2
+            else:
+                v = 4 if t.alone else spec.options.get("march", 3)
+            pts[m] = v
+        else:
+            for p in range(n):
+                if p != m:
+                    pts[p] = 2
         return pts
     # Calling variants: the partner is whoever played the called card,
     # unless that was the maker or nobody.
@@ -216,10 +249,13 @@ def expected_points(spec, h, t):
 def check_points_shape(spec, pts, renege):
     """The zero-sum-ish shape of a scored hand's points."""
     if spec.teams:
-        assert pts[0] == pts[2] and pts[1] == pts[3], pts
+        assert pts[0::2] == [pts[0]] * len(pts[0::2]) and pts[1::2] == [pts[1]] * len(pts[1::2]), pts
         assert (pts[0] == 0) != (pts[1] == 0), "exactly one side scores: %r" % (pts,)
         if not (renege and spec.options.get("renege_deduct")):
             assert max(pts) > 0, pts
+    elif renege and spec.name == "two":
+        # (the other player scores, as in Classic)
+        assert sorted(pts) == [0, 2], pts
     elif renege:
         assert sorted(pts)[1:] == [0] * (spec.n - 1) and min(pts) < 0, pts
     else:
@@ -345,7 +381,8 @@ def check_applied(spec, h, t, a, seat, hand_before, kitty_before):
         if kind == A.ORDER and not h.out[h.dealer]:
             assert h.upcard in h.hands[h.dealer], "the dealer takes the upcard"
         if flag and spec.teams:
-            assert h.out[(seat + 2) % 4], "a lone maker's partner sits out"
+            for p in range(seat & 1, spec.n, 2):
+                assert h.out[p] == (p != seat), "a lone maker's partners sit out"
     elif kind == A.TURN and flag == A.TURN_CARD:
         # 000: the turned card's suit is trump, the dealer is the bidder.
         assert arg not in spec.perm and arg in hand_before
@@ -538,6 +575,13 @@ CONFIGS = [
     (("callpartner", {"std": True, "play_on": True, "winning_score": 7}), 60),
     (("ultimate", {}), 70),
     (("ultimate", {"winning_score": 20}), 50),
+    (("three", {}), 80),
+    (("three", {"min_rank": 7, "march": 2, "alone": True, "std": True}), 70),
+    (("three", {"play_on": True, "alone": True, "winning_score": 7}), 50),
+    (("six", {}), 80),
+    (("six", {"jokers": True, "std": True}), 70),
+    (("two", {}), 80),
+    (("two", {"min_rank": 9, "joker": True, "std": True, "winning_score": 10}), 70),
 ]
 
 
@@ -586,6 +630,9 @@ TABLE_CONFIGS = [
     (("five", {"jokers": True, "alternate_ending": True}), 30),
     (("callpartner", {"std": True}), 40),
     (("ultimate", {}), 40),
+    (("three", {"alone": True}), 40),
+    (("six", {"jokers": True}), 40),
+    (("two", {"joker": True}), 40),
 ]
 for _c, _n in TABLE_CONFIGS:
     SPECS.setdefault(config_key(_c), Spec(*_c))
@@ -599,9 +646,15 @@ RARE = ("renege", "redeal", "claim", "throwin", "acenoface", "ninetens")
 def table_choice(rnd, legal):
     for _ in range(4):
         text = legal[rnd.randrange(len(legal))]
-        if text.split()[0] not in RARE or rnd.random() < 0.15:
+        if not _rare(text) or rnd.random() < 0.15:
             return text
     return text
+
+
+def _rare(text):
+    # (a quick hand's end by a renege, "quick renege N", is one too)
+    words = text.split()
+    return words[0] in RARE or words[:2] == ["quick", "renege"]
 
 
 def play_table(config, seed, stats=None, max_steps=5000):
@@ -622,7 +675,7 @@ def play_table(config, seed, stats=None, max_steps=5000):
         scores_before, dealer_before = list(g.scores), g.dealer
         undo = rnd.random() < 0.02
         before = fingerprint(g) if undo else None
-        renege = text.startswith("renege")
+        renege = text.startswith(("renege", "quick renege"))
         g.apply(text)
         steps += 1
         assert sum(h.tricks) == h.tricks_played <= spec.hand_size
@@ -667,7 +720,8 @@ def test_random_table_games(item):
 
 def test_spec_decks_match_rules():
     # The re-derived decks and kitties agree with the engine's (RULES.md).
-    kitty = {"classic": 4, "five": 4, "callpartner": 3, "ultimate": 10}
+    kitty = {"classic": 4, "five": 4, "callpartner": 3, "ultimate": 10, "three": 9, "six": 2,
+             "two": 22}
     for key in SPECS:
         spec = SPECS[key]
         assert sorted(spec.rules.deck) == spec.deck, key
@@ -676,4 +730,9 @@ def test_spec_decks_match_rules():
         base = kitty[spec.name]
         if spec.options.get("joker") or spec.options.get("four_eights"):
             base += 1
+        if spec.name == "six" and spec.options.get("jokers"):
+            base += 2
+        if spec.options.get("min_rank") and spec.options["min_rank"] != {"three": 9, "two": 7}[spec.name]:
+            # (the 7s and 8s in or out: eight cards)
+            base += 8 if spec.options["min_rank"] == 7 else -8
         assert extra == base, key

@@ -98,6 +98,26 @@ def test_accept_once_at_the_end_or_between_hands_and_undo_takes_it_back():
     assert g.result and not g.accepted
 
 
+def test_accept_is_listed_exactly_when_apply_takes_it():
+    # Between a round's hands (time called) as at its end: legal_actions
+    # offers what apply accepts. Not mid-hand, not before the first hand.
+    g = play(rnd(4), [])
+    assert "accept" not in g.legal_actions()
+    for e in ["up H", "pass", "order", "tricks 3"]:
+        g.apply(e)
+        assert ("accept" in g.legal_actions()) == (e == "tricks 3"), e
+    assert g.legal_actions()[-1] == "accept" and "up H" in g.legal_actions()
+    g.apply("accept")
+    assert g.result and g.legal_actions() == []
+    g = Game(rnd(4), P, dealer=0, cards=True)                # card mode: at the deal too
+    assert g.legal_actions() == []
+    g.apply("deal " + " ".join(["9C TC JC QC KC", "AC 9D TD JD QD", "KD AD 9H TH JH",
+                                "QH KH AH 9S TS", "JS QS KS AS"]))
+    assert "accept" not in g.legal_actions()
+    g = play(Rules("classic"), ["up H", "pass", "order", "tricks 3"])
+    assert "accept" not in g.legal_actions()                  # not a round
+
+
 def test_checkpoint_log_and_replay_keep_the_round():
     events = ["up H", "pass", "order alone", "tricks 5", "up S", "redeal", "up S"] + ["pass"] * 8 + \
         ["up D", "order", "tricks 4", "accept"]

@@ -37,10 +37,11 @@ def test_one_legal_function_per_phase():
     # Every phase has an entry; the table-mode phases their own function,
     # named for the phase, the others (card mode's, the end) none.
     t = H._LEGAL
-    assert len(t) == H.P_NOTRICK + 1
+    assert len(t) == H.P_QUICK + 1
     named = {H.P_UP: "_legal_up", H.P_NAME: "_legal_name", H.P_BID1: "_legal_bid1",
              H.P_BID2: "_legal_bid2", H.P_DEFEND: "_legal_defend", H.P_MAKER: "_legal_maker",
-             H.P_PLAY: "_legal_play", H.P_REVEAL: "_legal_reveal", H.P_NOTRICK: "_legal_notrick"}
+             H.P_PLAY: "_legal_play", H.P_REVEAL: "_legal_reveal", H.P_NOTRICK: "_legal_notrick",
+             H.P_QPARTNER: "_legal_quick", H.P_QUICK: "_legal_quick"}   # (a quick hand: euchre.quick)
     for p in range(len(t)):
         assert t[p].__name__ == named.get(p, "_legal_none"), (p, t[p])
     # Card mode's way back to table mode is the same function.

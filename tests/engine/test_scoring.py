@@ -410,13 +410,169 @@ def test_ultimate_scoring_table():
     check_table("ultimate", ULTIMATE_CASES)
 
 
+# ----- the variants for three, six and two players ---------------------------
+#
+# Their sources are web pages and old books (docs/RULES.md lists them), not
+# seed files: a case names the page and says, in its own words, what the page
+# gives; where the sources are silent it quotes the decision in docs/RULES.md.
+
+P52 = "https://www.52pickup.net/card-games/three-player-euchre/"
+BRISBANE = "https://ohioeuchre.com/E_American-card-player-Pt9.php"
+GAMERULES3 = "https://gamerules.com/rules/three-hand-euchre-card-game-rules"
+WEF = ("https://www.worldeuchrefederation.com/world-euchre-news/"
+       "cut-throat-euchre-the-three-handed-battle")
+SIX_A = "https://www.reference.com/hobbies-games/play-six-handed-euchre-8af2e52a7e4e997"
+SIX_B = "https://www.reference.com/hobbies-games/rules-playing-six-handed-euchre-de41dacf903fafb3"
+KELLER = "http://ohioeuchre.com/E_bookeller7.php"
+CASSELL = ("https://bitlit.ru/page/en/various/"
+           "cassells-book-of-in-door-amusements-card-games-and-fireside-fun/157")
+
+
+def _says(url, what):
+    return "%s says: %s" % (url, what)
+
+
+def _decided(variant, quote):
+    return "docs/RULES.md (%s): '%s'" % (variant, quote)
+
+
+T_MADE = _says(P52, "the maker, alone against the other two, scores 1 for three or four tricks")
+T_MARCH = _says(P52, "the maker who takes all five tricks scores 3")
+T_MARCH2 = _says(BRISBANE, "each plays for himself; a dealer who makes a march counts two")
+T_EUCHRE = _says(P52, "when the defenders take three or more tricks they score 2 points each")
+T_BOTH = _says(BRISBANE, "a euchred player's two adversaries both count two")
+T_LONE = _says(WEF, "a player may go alone, and a lone sweep often scores four")
+T_LONE_MADE = _decided("Three-Handed", "a declared lone hand scores as in Classic: 1 for three or "
+                       "four tricks, 4 for all five, euchred: 2 to each defender")
+T_RENEGE = _decided("Three-Handed", "Renege: as Five-Handed: the offender loses 2 (4 if the maker "
+                    "declared alone); nobody else scores")
+
+THREE_CASES = [
+    # Dealer seat 0: seat 1 bids first, then 2, then the dealer.
+    ("made 3", T_MADE, {}, ["up H", "order", "tricks 3"], [0, 1, 0], "made"),
+    ("made 4 trick by trick", T_MADE, {},
+     ["up H", "order", "won 1", "won 0", "won 1", "won 2", "won 1"], [0, 1, 0], "made"),
+    ("made by the dealer in round 2", T_MADE, {},
+     ["up S", "pass", "pass", "pass", "pass", "pass", "call H", "tricks 4"], [1, 0, 0], "made"),
+    ("march 3", T_MARCH, {}, ["up H", "pass", "order", "tricks 5"], [0, 0, 3], "march"),
+    ("march claimed", T_MARCH, {}, ["up H", "order", "won 1", "claim 1"], [0, 3, 0], "march"),
+    ("march 2 (option march)", T_MARCH2, {"march": 2},
+     ["up H", "order", "tricks 5"], [0, 2, 0], "march"),
+    ("euchred 2: each defender 2", T_EUCHRE, {}, ["up H", "order", "tricks 2"], [2, 0, 2], "euchred"),
+    ("euchred 0", T_BOTH, {}, ["up H", "order", "tricks 0"], [2, 0, 2], "euchred"),
+    ("euchred: a defender without a trick scores too", T_BOTH, {},
+     ["up H", "order", "won 0", "won 0", "won 0", "won 1", "won 1"], [2, 0, 2], "euchred"),
+    ("dealer euchred", T_BOTH, {},
+     ["up H", "pass", "pass", "order", "tricks 1"], [0, 2, 2], "euchred"),
+    ("lone march 4 (option alone)", T_LONE, {"alone": True},
+     ["up H", "order alone", "tricks 5"], [0, 4, 0], "lone march"),
+    ("lone 3 (option alone)", T_LONE_MADE, {"alone": True},
+     ["up H", "pass", "order alone", "tricks 3"], [0, 0, 1], "made alone"),
+    ("lone euchred (option alone)", T_LONE_MADE, {"alone": True},
+     ["up H", "pass", "pass", "pass", "pass", "call S alone", "tricks 2"], [2, 2, 0], "euchred"),
+    ("renege by a defender", T_RENEGE, {}, ["up H", "order", "renege 2"], [0, 0, -2], "renege by seat 2"),
+    ("renege by the maker", T_RENEGE, {},
+     ["up H", "order", "won 1", "renege 1"], [0, -2, 0], "renege by seat 1"),
+    ("renege, maker alone", T_RENEGE, {"alone": True},
+     ["up H", "order alone", "renege 0"], [-4, 0, 0], "renege by seat 0"),
+]
+
+
+def test_three_handed_scoring_table():
+    check_table("three", THREE_CASES)
+
+
+S_SAME = _says(SIX_A, "the scoring is Classic's: the makers 1 for three or four tricks, 2 for "
+               "all five, euchred 2 to the other side")
+S_SIDES = _says(SIX_B, "two teams of three; a lone player's two teammates lay their cards down")
+S_LONE = _says(SIX_A, "a successful lone hand scores five points, not four")
+S_LONE_MADE = _decided("Six-Handed", "a lone maker with three or four tricks scores 1; euchred "
+                       "alone, the other side scores 2 (as Classic)")
+S_RENEGE = _decided("Six-Handed", "Renege: as Classic: the other side scores 2, or 4 when the "
+                    "maker was alone")
+S_JOKER = _decided("Six-Handed", "a joker turned up: the dealer names its suit before bidding "
+                   "(as Classic's joker, 004)")
+
+# Seats 0 2 4 against 1 3 5; dealer 0, seat 1 bids first.
+SIX_CASES = [
+    ("made 3", S_SAME, {}, ["up H", "order", "tricks 3"], [0, 1, 0, 1, 0, 1], "made"),
+    ("made 4 by the dealer's side", S_SAME, {},
+     ["up H", "pass", "order", "tricks 4"], [1, 0, 1, 0, 1, 0], "made"),
+    ("made in round 2 by the dealer", S_SAME, {},
+     ["up S"] + ["pass"] * 6 + ["pass"] * 5 + ["call H", "tricks 3"], [1, 0, 1, 0, 1, 0], "made"),
+    ("march", S_SAME, {}, ["up H", "order", "tricks 5"], [0, 2, 0, 2, 0, 2], "march"),
+    ("march trick by trick", S_SAME, {},
+     ["up H", "order", "won 1", "won 3", "won 5", "won 1", "won 3"], [0, 2, 0, 2, 0, 2], "march"),
+    ("euchred", S_SAME, {}, ["up H", "order", "tricks 2"], [2, 0, 2, 0, 2, 0], "euchred"),
+    ("euchred 0", S_SAME, {}, ["up H", "order", "tricks 0"], [2, 0, 2, 0, 2, 0], "euchred"),
+    ("lone march 5", S_LONE, {}, ["up H", "order alone", "tricks 5"], [0, 5, 0, 5, 0, 5], "lone march"),
+    ("lone march trick by trick: the partners sit out", S_SIDES, {},
+     ["up H", "order alone", "won 1", "won 1", "won 1", "won 1", "won 1"], [0, 5, 0, 5, 0, 5],
+     "lone march"),
+    ("lone 3", S_LONE_MADE, {},
+     ["up H", "order alone", "won 1", "won 0", "won 1", "won 2", "won 1"], [0, 1, 0, 1, 0, 1],
+     "made alone"),
+    ("lone euchred", S_LONE_MADE, {},
+     ["up H", "pass", "order alone", "tricks 2"], [0, 2, 0, 2, 0, 2], "euchred"),
+    ("renege by a defender", S_RENEGE, {},
+     ["up H", "order", "renege 2"], [0, 2, 0, 2, 0, 2], "renege by seat 2"),
+    ("renege by a maker", S_RENEGE, {},
+     ["up H", "order", "won 1", "renege 5"], [2, 0, 2, 0, 2, 0], "renege by seat 5"),
+    ("renege against a lone maker", S_RENEGE, {},
+     ["up H", "order alone", "renege 4"], [0, 4, 0, 4, 0, 4], "renege by seat 4"),
+    ("joker up: the dealer names the suit (option jokers)", S_JOKER, {"jokers": True},
+     ["up HJ", "name D", "order", "tricks 3"], [0, 1, 0, 1, 0, 1], "made"),
+]
+
+
+def test_six_handed_scoring_table():
+    check_table("six", SIX_CASES)
+
+
+W_MADE = _says(KELLER, "three or four tricks count one, as in the four-handed game")
+W_MARCH = _says(KELLER, "a player who takes all the tricks scores but two points")
+W_EUCHRE = _says(KELLER, "a euchre counts two")
+W_ADOPT = _says(KELLER, "if the non-dealer passes, the dealer may adopt the trump")
+W_MAKE = _says(KELLER, "then the non-dealer, then the dealer, may make the trump or pass")
+W_CASSELL = _says(CASSELL, "a player who orders the card up and fails to get three tricks is "
+                  "euchred: the adversary scores two")
+W_RENEGE = _decided("Two-Handed", "Renege: as Classic: the other player scores 2")
+
+# Dealer seat 0; the non-dealer, seat 1, bids first and leads.
+TWO_CASES = [
+    ("non-dealer orders up, makes 3", W_MADE, {}, ["up H", "order", "tricks 3"], [0, 1], "made"),
+    ("non-dealer makes 4 trick by trick", W_MADE, {},
+     ["up H", "order", "won 1", "won 1", "won 0", "won 1", "won 1"], [0, 1], "made"),
+    ("non-dealer marches", W_MARCH, {}, ["up H", "order", "tricks 5"], [0, 2], "march"),
+    ("dealer adopts and makes 3", W_ADOPT, {}, ["up H", "pass", "order", "tricks 3"], [1, 0], "made"),
+    ("dealer adopts, euchred trick by trick", W_EUCHRE, {},
+     ["up H", "pass", "order", "won 1", "won 0", "won 1", "won 1", "won 0"], [0, 2], "euchred"),
+    ("non-dealer makes in round 2", W_MAKE, {},
+     ["up H", "pass", "pass", "call S", "tricks 3"], [0, 1], "made"),
+    ("dealer makes in round 2", W_MAKE, {},
+     ["up H", "pass", "pass", "pass", "call C", "tricks 5"], [2, 0], "march"),
+    ("non-dealer euchred", W_CASSELL, {}, ["up H", "order", "tricks 2"], [2, 0], "euchred"),
+    ("dealer euchred", W_EUCHRE, {}, ["up H", "pass", "order", "tricks 0"], [0, 2], "euchred"),
+    ("renege by the non-dealer", W_RENEGE, {}, ["up H", "order", "renege 1"], [2, 0], "renege by seat 1"),
+    ("renege by the dealer", W_RENEGE, {},
+     ["up H", "order", "won 1", "renege 0"], [0, 2], "renege by seat 0"),
+]
+
+
+def test_two_handed_scoring_table():
+    check_table("two", TWO_CASES)
+
+
 def test_every_table_case_names_a_source():
-    tables = (CLASSIC_CASES, FIVE_CASES, CALLPARTNER_CASES, ULTIMATE_CASES)
+    tables = (CLASSIC_CASES, FIVE_CASES, CALLPARTNER_CASES, ULTIMATE_CASES, THREE_CASES,
+              SIX_CASES, TWO_CASES)
     ids = []
     for t in tables:
         for c in t:
             assert len(c) == 6, c[0]
-            assert ".txt: '" in c[1] or c[1].startswith("RULES.md"), c[0]
+            assert (".txt: '" in c[1] or c[1].startswith("RULES.md")
+                    or c[1].startswith("docs/RULES.md (")
+                    or (c[1].startswith("http") and " says: " in c[1])), c[0]
             ids.append(c[0])
     for t in tables:
         names = [c[0] for c in t]
@@ -710,3 +866,87 @@ def test_card_classic_full_hand_scores():
     assert list(h.tricks) == [0, 5, 0, 0]
     assert h.returns() == [0, 4, 0, 4]
     assert h.reason == "lone march"
+
+
+def _play_out(h, seat, order):
+    """Play the hand out: ``seat`` plays ``order``, the others their first legal card."""
+    order = list(order)
+    while not h.is_terminal():
+        if h.current_player() == seat:
+            h.apply_action(order.pop(0))
+        else:
+            h.apply_action(h.legal_actions()[0])
+
+
+def test_card_three_handed_maker_against_two():
+    # 52pickup: the maker plays against the other two; 24 cards, kitty 9
+    # (rarepike); left of the dealer leads. Seat 1 orders hearts with the
+    # top five trumps and takes every trick: a march, 3 points.
+    h = card_hand("three", ["9C TC QC KC AC", "JH JD AH KH QH", "9S TS QS KS AS"],
+                  "9H TH", ["order", "discard 9C"])
+    assert len(h.kitty) == 9 and h.maker == 1 and h.trump == 2
+    assert h.current_player() == 1 and h.active_seats() == [0, 1, 2]
+    h.apply_action("JH")
+    assert len(h.trick) == 1 and h.current_player() == 2
+    _play_out(h, 1, ["JD", "AH", "KH", "QH"])
+    assert list(h.tricks) == [0, 5, 0] and len(h.played) == 15
+    assert h.returns() == [0, 3, 0] and h.reason == "march"
+
+
+def test_card_three_handed_defenders_share_the_euchre():
+    # 52pickup / Brisbane: a euchred maker's two opponents score 2 each.
+    # Seat 2 calls clubs in round 2 holding no club at all.
+    h = card_hand("three", ["JC JS AC KC QC", "TC 9C AD KD QD", "9H TH 9D TD AS"],
+                  "9S KS", ["pass", "pass", "pass", "pass", "call C"])
+    assert h.maker == 2 and h.current_player() == 1
+    while not h.is_terminal():
+        h.apply_action(h.legal_actions()[0])
+    assert h.tricks[2] < 3
+    assert h.returns() == [2, 2, 0], h.returns()
+
+
+def test_card_six_handed_lone_maker_partners_sit_out():
+    # reference.com: two teams of three; a lone player's two teammates lay
+    # their cards down; a lone march scores 5 (for each of the side).
+    h = card_hand("six", ["7C 8C 9C TC QC", "JH JD AH KH QH", "7S 8S 9S TS QS",
+                          "7D 8D 9D TD QD", "KC AC KS AS JC", "KD AD JS 7H 8H"],
+                  "9H TH", ["order alone", "discard 7C"])
+    assert list(h.out) == [0, 0, 0, 1, 0, 1]
+    assert h.active_seats() == [0, 1, 2, 4]
+    assert h.current_player() == 1
+    _play_out(h, 1, ["JH", "JD", "AH", "KH", "QH"])
+    assert len(h.played) == 20, "four cards a trick"
+    assert h.returns() == [0, 5, 0, 5, 0, 5] and h.reason == "lone march"
+
+
+def test_card_six_handed_jokers_top_the_right_bower():
+    # reference.com: the jokers as the highest and second-highest trumps.
+    h = card_hand("six", ["7C 8C 9C TC QC", "JH AH KH QH 9H", "HJ 8S 9S TS QS",
+                          "LJ 8D 9D TD QD", "KC AC KS AS JC", "KD AD JS 7H 8H"],
+                  "TH JD 7S 7D", ["order", "discard 7C"], {"jokers": True})
+    assert h.current_player() == 1
+    for c in ("JH", "HJ", "LJ"):
+        h.apply_action(c)
+    h.apply_action(h.legal_actions()[0])
+    h.apply_action(h.legal_actions()[0])
+    h.apply_action(h.legal_actions()[0])
+    assert list(h.tricks) == [0, 0, 1, 0, 0, 0]
+
+
+def test_card_two_handed_non_dealer_leads():
+    # Keller: the non-dealer orders up or passes, the dealer may adopt the
+    # trump; whoever made it, the non-dealer leads; two cards a trick; 32
+    # cards, 22 left in the pack.
+    h = card_hand("two", ["JC JS AC KC QC", "9H TH 9D TD AS"], "TC 7C",
+                  ["pass", "order"])
+    assert h.maker == 0 and h.trump == 0
+    assert h.current_player() == 0 and h.legal_actions()[0].startswith("discard")
+    h.apply_action("discard QC")
+    assert len(h.kitty) == 22
+    assert h.current_player() == 1, "the non-dealer leads"
+    h.apply_action("AS")
+    assert h.current_player() == 0
+    h.apply_action("JC")
+    assert list(h.tricks) == [1, 0]
+    _play_out(h, 0, ["JS", "AC", "KC", "TC"])
+    assert h.returns() == [2, 0] and h.reason == "march"

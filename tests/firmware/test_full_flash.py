@@ -652,9 +652,12 @@ def test_a_monkey_on_a_small_flash(quick_imports):
         fulls += getattr(app.stack[-1], "title", "") == "Storage full"
         if rnd.randrange(100) == 0:
             ram = shown(app)
+            # (A finished game left for home whose mark found no room comes
+            # back as its game-over screen: bower.store's close.)
+            over = state(app) if app.game is not None and app.game.result else None
             fs = fs.reboot()
             app = boot(fs)
-            assert shown(app) == ram, i
+            assert shown(app) == ram or ram is None and shown(app) == over, i
             reboots += 1
     # (The walk itself must reach a full flash often: 861 of the 15,000
     # presses end on the "Storage full" screen with this seed.)

@@ -95,7 +95,42 @@ SCENARIOS.update({
     "bid1_dealer_classic": lambda: drive("classic", ["up H", "pass", "pass", "pass"]),
     "leave_game": lambda: _path(_keys(drive("classic", ["up H"]), "O"), ["home", "new"]),
     "note_two_rows": lambda: _note(drive("classic", ["up H"]), "g0001 line 12: torn, dropped"),
+    # Quick score (bower.quick): who made trump, the partner, how it ended.
+    "quick_start_classic": lambda: quick("classic", []),
+    "quick_end_classic": lambda: quick("classic", ["quick 0"]),
+    "quick_next_hand_classic": lambda: quick("classic", ["quick 1", "quick march"]),
+    "quick_start_five": lambda: quick("five", ["quick 2", "reveal 4", "quick march"]),
+    "quick_partner_five": lambda: quick("five", ["quick 2"]),
+    "quick_end_five": lambda: quick("five", ["quick 2", "reveal 4"]),
+    "quick_took_none_five": lambda: _sub(quick("five", ["quick 1", "reveal 3"]), "Who took none?"),
+    "quick_more_classic": lambda: _sub(quick("classic", ["quick 1"], {"defend_alone": True}), "Also"),
+    "quick_end_callpartner_alone": lambda: quick("callpartner", ["quick 3", "alone"]),
+    "quick_round_classic": lambda: _round_quick(),
+    "game_menu_between_hands": lambda: _keys(quick("ultimate", ["quick 0", "quick made"]), "O"),
 })
+
+
+def quick(variant, events, options=None):
+    # A game in quick score, chosen in its options.
+    d = Driver(rand=Rng(7).randrange)
+    n = 5 if variant in ("five", "callpartner") else 4
+    d.new_game(variant, options, ["Ann", "Bob", "Cy", "Di", "Eve"][:n], quick=True)
+    for e in events:
+        d.enter(e)
+    return d
+
+
+def _round_quick():
+    # A club round of 8 hands in quick score, after a hand.
+    from euchre import Game, Rules
+    from bower.screens import start_game
+    d = Driver()
+    d.store.settings["quick"] = 1
+    start_game(d.app, Game(Rules("classic", {"round_hands": 8}), ["Ann", "Bob", "Cy", "Di"]))
+    d.app.tick(0)
+    d.enter("quick 0")
+    d.enter("quick euchred")
+    return d
 
 
 def _note(d, text):

@@ -82,11 +82,11 @@ def test_a_fresh_device_gets_defaults_without_a_warning():
 def test_settings_roster_and_clock_survive_a_reboot():
     fs = FakeFS()
     s = boot(fs)
-    s.save_settings({"brightness": 80, "dim_s": 0, "off_s": 300, "names": 1, "sound": 2})
+    s.save_settings({"brightness": 80, "dim_s": 0, "off_s": 300, "names": 1, "quick": 1, "sound": 2})
     s.set_roster(["Ann", "Bob-2", "Zed Q", "12345678"])
     s.set_clock_offset(-3600)
     s = boot(fs.reboot())
-    assert s.settings == {"brightness": 80, "dim_s": 0, "off_s": 300, "names": 1, "sound": 2}
+    assert s.settings == {"brightness": 80, "dim_s": 0, "off_s": 300, "names": 1, "quick": 1, "sound": 2}
     assert s.roster == ["Ann", "Bob-2", "Zed Q", "12345678"]
     assert s.clock_offset == -3600 and s.warnings == []
     # A partial dict keeps the defaults for the rest.

@@ -51,7 +51,7 @@ import pytest
 
 sys.path.insert(0, "tests/firmware")
 
-from uikit import Driver, MemStore, Rng, table_game
+from uikit import Driver, MemStore, Rng, table_game, hands_of, set_quick
 from bower.ui import App
 from bower import gfx
 from bower import keys as K
@@ -255,6 +255,32 @@ def test_every_screen_of_a_whole_game_fits(watch, variant, seed, options):
     assert {"HandOver", "GameOver", "Game menu", "Rules", "Scores", "Game over"} <= watch.seen
 
 
+QUICK_GAMES = [(v, s * 10 + 1, o) for v, s, o in CONFIGS]
+
+
+@pytest.mark.parametrize("variant,seed,options", QUICK_GAMES,
+                         ids=["%s-%d" % (v, s) for v, s, _ in QUICK_GAMES])
+def test_every_screen_of_a_game_in_quick_score_fits(watch, variant, seed, options):
+    # The same games told quick (bower.quick), every "..." list opened at
+    # the first hands; a hand quick score has no input for, in full.
+    events, ref = table_game(variant, seed, options)
+    hands, _ = hands_of(variant, events, options)
+    d = CheckingDriver(watch)
+    d.new_game(variant, options, players(variant), quick=True)
+    quick = True
+    for i, (full, told, scores) in enumerate(hands):
+        if (told is not None) != quick:
+            quick = told is not None
+            set_quick(d, quick)
+        for e in told or full:
+            if i < 3 and quick:
+                open_every_submenu(d)
+            d.enter(e)
+        assert d.app.game.scores == scores
+    assert d.app.game.result == ref.result
+    assert {"Who made trump?", "How did it end?"} & set(watch.seen) or watch.seen
+
+
 def game_menu_tour(d):
     # The game menu and what it opens, then back to the game.
     d.press(K.OK_LONG)
@@ -349,6 +375,10 @@ def options_tour(d):
     opts = d.app.setup["options"]
     keys = [v for _, v in d.rows()]
     for k in keys[1:]:
+        if k == "quick":
+            d.choose(k)                       # quick score (a setting): on, then off again
+            d.choose(k)
+            continue
         first = opts[k]
         d.choose(k)
         for _ in range(12):
@@ -428,10 +458,10 @@ def test_the_dealer_picks_up_the_others_order_up():
 def test_every_option_is_explained_in_two_rows():
     from euchre.rules import OPTIONS
     from bower.screens import _help, SHORT
-    for k in list(OPTIONS) + ["next"]:
+    for k in list(OPTIONS) + ["next", "quick"]:
         lines = gfx.wrap(_help(k))
         assert 1 <= len(lines) <= 2, (k, lines)
-        assert k == "next" or k in SHORT
+        assert k in ("next", "quick") or k in SHORT
 
 
 def test_the_options_menu_explains_the_row_under_the_cursor():

@@ -15,6 +15,7 @@ from bower import keys as K
 from bower.store import Store
 from bower.ui import App
 from euchre.log import read_lines
+from euchre.phases import P_QUICK
 
 PRESSES = 100000
 WEIGHTS = ((K.OK, 34), (K.DOWN, 26), (K.UP, 14), (K.BACK, 11), (K.BACK_LONG, 9), (K.OK_LONG, 6))
@@ -50,14 +51,28 @@ def check_logs(fs):
 
 
 def test_monkey_presses_with_power_cuts():
-    rnd = Rng(2026)
+    monkey(PRESSES, 2026)
+
+
+def test_monkey_in_quick_score():
+    # The same with quick score on from the start (issue 25): its hands'
+    # screens, switched off and on by the monkey in the game menu too.
+    monkey(PRESSES // 4, 2025, quick=True)
+
+
+def monkey(presses, seed, quick=False):
+    rnd = Rng(seed)
     fs = FakeFS()
-    app = App(Store("", fs=fs, device=INFO["device"]), INFO, rnd.randrange)
+    store = Store("", fs=fs, device=INFO["device"])
+    if quick:
+        store.save_settings({"quick": 1})
+    app = App(store, INFO, rnd.randrange)
     canvas = Canvas()
     now = 0
     cuts = games = 0
     prev = cur = state(app)
-    for i in range(PRESSES):
+    quick_hands = 0
+    for i in range(presses):
         if rnd.randrange(400) == 0 and fs.cut is None:
             fs.cut = fs.spent + rnd.randrange(300)
         now += 40 + rnd.randrange(700)
@@ -91,5 +106,8 @@ def test_monkey_presses_with_power_cuts():
             prev, cur = cur, s
         if app.game is not None and app.game.result:
             games += 1
-    assert cuts >= 50, cuts
-    assert check_logs(fs) >= 5
+        if app.game is not None and app.game.hand.phase == P_QUICK:
+            quick_hands += 1
+    assert cuts >= 50 * presses // PRESSES, cuts
+    assert check_logs(fs) >= 5 * presses // PRESSES
+    assert quick_hands > 50 or not quick, quick_hands

@@ -9,7 +9,7 @@ from bower import keys as K
 from bower.keyscript import parse_keys
 from bower.ui import App
 
-DEFAULT_SETTINGS = {"brightness": 255, "dim_s": 60, "off_s": 600, "names": 0}
+DEFAULT_SETTINGS = {"brightness": 255, "dim_s": 60, "off_s": 600, "names": 0, "quick": 0}
 
 
 class MemStore:
@@ -205,7 +205,7 @@ class Driver:
             if ids and isinstance(v, int):
                 v = action_name(v)
             elif ids and isinstance(v, tuple) and isinstance(v[1], list) and v[1] and isinstance(v[1][0], int):
-                v = (v[0], [action_name(a) for a in v[1]])
+                v = (v[0], [action_name(a) if isinstance(a, int) else a for a in v[1]])
             out.append((m.text(i), v))
         return out
 
@@ -254,8 +254,10 @@ class Driver:
             self.acked_unpressed = True
             m = self.top()
         values = [v for _, v in self.rows()]
-        if event == "pass" and getattr(m, "pass_id", -1) >= 0:
-            # A bid: BACK passes (the cursor is on ordering up).
+        back = getattr(m, "pass_id", -1)
+        if back >= 0 and action_name(back) == event:
+            # A bid: BACK passes (the cursor is on ordering up); a quick
+            # hand's questions: BACK is the other answer (bower.quick).
             if self.acked_unpressed:
                 self.acked_unpressed = False
                 self.pressed_already(K.OK)
@@ -268,14 +270,15 @@ class Driver:
                 self.choose("by trick")
                 return self.enter(event)
         for _lab, v in self.rows():
-            if isinstance(v, tuple) and event in v[1]:
+            if isinstance(v, tuple) and _holds(v, event):
                 # A "..." row: its menu may list kinds first, then who.
                 self.choose(v)
                 return self.enter(event)
         raise AssertionError("cannot enter %r on %r: %r" % (event, m.title, values))
 
-    def new_game(self, variant, options=None, players=None, dealer=0):
-        # Set up a game through the menus (home -> new game -> ...).
+    def new_game(self, variant, options=None, players=None, dealer=0, quick=None):
+        # Set up a game through the menus (home -> new game -> ...);
+        # ``quick``: quick score on or off in its options (None: as it is).
         self.choose("new")
         if self.top().title == "New game?":
             self.choose("yes")      # leave the game in progress
@@ -288,6 +291,8 @@ class Driver:
                 self.choose(k)
             if self.app.setup["options"][k] != v:
                 raise AssertionError("option %s never became %r" % (k, v))
+        if quick is not None and bool(self.app.store.settings.get("quick")) != quick:
+            self.choose("quick")
         self.choose("next")
         if players:
             for i in range(len(players)):
@@ -295,6 +300,17 @@ class Driver:
                 self.choose(players[i])
         self.choose("next")
         self.choose(dealer)
+
+
+def _holds(v, event):
+    # Whether a "..." row's value (kind or title, [actions, ids or more
+    # such rows]) leads to ``event``.
+    if isinstance(v, tuple):
+        for x in v[1]:
+            if _holds(x, event):
+                return True
+        return False
+    return v == event or (isinstance(v, int) and action_name(v) == event)
 
 
 class Rng:
@@ -322,14 +338,14 @@ class Rng:
 def table_game(variant, seed, options=None, max_events=2000):
     # A whole table-mode game as events: a seeded player that mostly bids,
     # names partners and reports tricks, and now and then claims, reneges,
-    # declares or calls a misdeal.
+    # declares or calls a misdeal (entered in full: never quick score).
     from euchre import Game, Rules
     rnd = Rng(seed)
     g = Game(Rules(variant, options or {}))
     out = []
     rare = ("redeal", "renege", "claim", "throwin", "farmers", "twos", "acenoface", "ninetens")
     while not g.result and len(out) < max_events:
-        legal = g.legal_actions()
+        legal = [a for a in g.legal_actions() if not a.startswith("quick")]
         common = [a for a in legal if a.split(" ")[0] not in rare]
         pool = legal if (rnd.random() < 0.03 or not common) else common
         if g.hand.phase == 5 and "pass" in pool and rnd.random() < 0.5:
@@ -339,3 +355,80 @@ def table_game(variant, seed, options=None, max_events=2000):
         g.apply(a)
         out.append(a)
     return out, g
+
+
+def quick_events(h):
+    # How a table tells finished hand ``h`` (entered in full, table mode) in
+    # quick score (bower.quick, euchre.quick): who made trump, the partner,
+    # how it ended. None for a hand quick score has no input for (thrown in
+    # under stick the dealer: nines and tens, a farmer stuck).
+    from euchre import hand as H
+    r = h.rules
+    if h.result == H.REDEAL:
+        return ["redeal"]
+    if h.result == H.THROWN_IN:
+        return ["quick none"] if not r.std or r.throw_in else None
+    m = h.maker
+    how = h.alone
+    makers = [m]
+    if r.teams:
+        out = ["quick %d" % (m % 2)]
+        makers = list(range(m % 2, h.n, 2))
+    else:
+        out = ["quick %d" % m]
+        if r.call_partner:
+            how = 0
+            if h.alone:
+                out.append("alone")
+            elif 0 <= h.partner < h.n:
+                out.append("reveal %d" % h.partner)
+                makers.append(h.partner)
+            else:
+                out.append("reveal none")
+    if h.renege >= 0:
+        if r.teams and not how and h.lone_defender >= 0:
+            how = 1   # a lone defender's hand: the renege of a lone hand (004)
+        out.append("quick renege %d%s" % (h.renege, ("", " alone", " alone best")[how]))
+        return out
+    t = h.maker_tricks()
+    if t < r.tricks_to_make:
+        end = "defended" if h.lone_defender >= 0 else "euchred"
+        side = [s for s in range(h.n) if s not in makers]
+    else:
+        end = "march" if t == r.hand_size else "made"
+        side = makers
+    none = [s for s in side if not h.tricks[s]] if r.needs_trick and len(side) > 1 else []
+    out.append("quick %s%s%s" % (end, ("", " alone", " alone best")[how],
+                                 " notrick " + " ".join(["%d" % s for s in none]) if none else ""))
+    return out
+
+
+def hands_of(variant, events, options=None):
+    # The game of ``events`` (entered in full) hand by hand: [(its events,
+    # its quick events or None, the scores after it)], and the game.
+    from euchre import Game, Rules
+    g = Game(Rules(variant, options or {}))
+    out = []
+    cur = []
+    for e in events:
+        n = g.hand_no
+        g.apply(e)
+        cur.append(e)
+        if g.hand_no != n:
+            out.append((cur, quick_events(g.last_hand), list(g.scores)))
+            cur = []
+    return out, g
+
+
+def set_quick(d, on):
+    # Quick score on or off through the game menu (between hands).
+    d.press(K.OK_LONG)
+    if d.top().title != "Game menu":
+        raise AssertionError("no game menu: %r" % d.top().title)
+    row = [lab for lab, v in d.rows() if v == "quick"]
+    if not row:
+        raise AssertionError("no quick score row (mid-hand?)")
+    if row[0].endswith("on") != on:
+        d.choose("quick")
+    else:
+        d.choose("game")

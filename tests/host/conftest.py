@@ -66,7 +66,7 @@ def table_game(variant: str, seed: int, names=None, max_events: int | None = Non
     n = rules.num_players
     g = Game(rules, (names or NAMES)[:n], dealer=rng.randrange(n))
     while not g.is_terminal() and (max_events is None or g.event_count() < max_events):
-        legal = g.legal_actions()
+        legal = [a for a in g.legal_actions() if not a.startswith("quick")]   # (entered in full)
         g.apply(rng.choices(legal, [_TABLE_WEIGHTS.get(a.split()[0], 12) for a in legal])[0])
     return g
 

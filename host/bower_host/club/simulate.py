@@ -101,8 +101,9 @@ def bot_table_events(rng: random.Random, players, hands: int, renege: float = 0.
             events.append(e)
         out += events
         last = table.last_hand
-        if not reneged and list(last.points or ()) != list(hand.points or ()):
-            raise AssertionError(f"the table's transcription scores {last.points}, the cards {hand.points}")
+        scored = list(last.points or ()) if last else None
+        if not reneged and scored != list(hand.points or ()):
+            raise AssertionError(f"the table's transcription scores {scored}, the cards {hand.points}")
         if hand.result != REDEAL:
             counted += 1
     return out

@@ -53,7 +53,7 @@ from bower_host.db.errors import LibraryDamaged, LibraryError
 from bower_host.db.library import AddResult, Library
 from bower_host.db.lock import writer_lock
 from bower_host.db.logs import (MAX_NAME, MAX_STARTED, OUTCOME_WORDS, RESULT_NAMES, Decoded, HandRecord, Replay,
-                                check_header, decode, hand_row, replay, replay_decoded)
+                                check_header, decode, hand_row, is_quick, replay, replay_decoded)
 from bower_host.db.paths import DB_NAME, ENV_DB, default_path, side_path
 from bower_host.db.rebuild import rebuild, rebuild_check
 from bower_host.db.schema import BOWER_TABLES, MIGRATIONS, SCHEMA, migrate, schema_version, transaction
@@ -63,6 +63,6 @@ __all__ = [
     "AddResult", "BOWER_TABLES", "DB_NAME", "Decoded", "ENV_DB", "HandRecord", "LEGACY_SIDES", "Library",
     "LibraryDamaged", "LibraryError", "MAX_NAME", "MAX_STARTED", "MIGRATIONS", "OUTCOME_WORDS", "RESULT_NAMES",
     "Replay", "SCHEMA", "adopt_legacy_side_files", "archived_logs", "check_header", "decode", "default_path",
-    "hand_row", "migrate", "rebuild", "rebuild_check", "replay", "replay_decoded", "safe_name", "schema_version",
-    "side_path", "transaction", "writer_lock",
+    "hand_row", "is_quick", "migrate", "rebuild", "rebuild_check", "replay", "replay_decoded", "safe_name",
+    "schema_version", "side_path", "transaction", "writer_lock",
 ]

@@ -179,6 +179,12 @@ def replay_decoded(d: Decoded) -> Replay:
     return out
 
 
+def is_quick(rec: HandRecord) -> bool:
+    """Whether the hand was entered in quick score: as who made trump and how
+    it ended (``quick N`` ..., euchre.quick), not bid by bid."""
+    return bool(rec.events) and rec.events[0][1].startswith("quick")
+
+
 def hand_row(rec: HandRecord) -> dict:
     """The ``hands`` row of a finished hand (without ``game_id``)."""
     h = rec.hand
@@ -190,6 +196,14 @@ def hand_row(rec: HandRecord) -> dict:
     partner = None
     if r.call_partner and 0 <= h.partner < h.n:
         partner = h.partner
+    tricks, lone_defender = list(h.tricks), h.lone_defender if h.lone_defender >= 0 else None
+    if is_quick(rec):
+        # Quick score (euchre.quick): how the hand ended, not its tricks (the
+        # engine books them nominally: none here, no count); a partnership
+        # names its side, not the maker's or the lone defender's seat.
+        maker_tricks, tricks = None, [0] * h.n
+        if r.teams:
+            maker = lone_defender = None
     return {
         "number": rec.number,
         "dealer": h.dealer,
@@ -198,10 +212,10 @@ def hand_row(rec: HandRecord) -> dict:
         "maker": maker,
         "trump": SUITS[h.trump] if 0 <= h.trump < 4 else None,
         "alone": h.alone,
-        "lone_defender": h.lone_defender if h.lone_defender >= 0 else None,
+        "lone_defender": lone_defender,
         "partner_card": card_name(h.partner_card) if h.partner_card >= 0 else None,
         "partner": partner,
-        "tricks": list(h.tricks),
+        "tricks": tricks,
         "points": list(h.points or [0] * h.n),
         "maker_tricks": maker_tricks,
         "outcome": outcome,
