@@ -258,7 +258,7 @@ class Syncer:
             # device's copy holds nothing more, so it may let it go.
             out = Outcome(g.id, "damaged", f"{describe_game(res.replay)}; stored only up to a corrupt line: "
                                            f"{res.damaged}; raw log kept as {res.archived or 'before'}", fetched)
-            self._tell_damaged(g, res.damaged, out)
+            self._tell_damaged(g, res.damaged_line, out)
             self._mark_synced(g, out)
         elif res.status in STORED:
             assert res.replay is not None
@@ -295,11 +295,10 @@ class Syncer:
                 os.fsync(f.fileno())
         return fetched
 
-    def _tell_damaged(self, g, damaged: str, out: Outcome) -> None:
+    def _tell_damaged(self, g, line: int | None, out: Outcome) -> None:
         # The device shows which line was corrupt (firmware without DAMAGED: not).
-        m = re.match(r"line (\d+)", damaged)
         try:
-            if m and self.client.damaged(g.id, int(m.group(1))):
+            if line and self.client.damaged(g.id, line):
                 out.message += "; the device shows it too"
         except DeviceError as e:
             out.message += f"; the device could not be told ({e})"

@@ -232,6 +232,7 @@ def test_corrupted_line_stores_the_good_prefix_marked_damaged(lib, kit):
     r = lib.add_log(bad, DEV, "c1.log")
     assert r.status == "new" and r.damaged.startswith("line 5: CRC mismatch")
     assert "the 2 from line 5 on were not imported" in r.damaged and "DAMAGED" in r.message
+    assert r.damaged_line == 5      # a field: sync tells the device this line without reading the sentence
     g = lib.game(r.game_id)
     assert g["damaged"] == r.damaged and g["log"].encode() == b"".join(lines[:4]) and g["hands"] == 0
     assert g["raw_sha256"] == __import__("hashlib").sha256(bad).hexdigest()

@@ -33,6 +33,7 @@ class AddResult:
     dropped: str | None = None      # a torn last line that was dropped
     damaged: str | None = None      # stored only up to a corrupt line: which, and why
     replay: Replay | None = None    # the replayed game (what was stored)
+    damaged_line: int | None = None  # the corrupt line's number (with ``damaged``)
 
     def __str__(self) -> str:
         return f"{self.status}: {self.message}"
@@ -208,7 +209,7 @@ class Library:
             note += f" (DAMAGED, stored up to the corrupt line: {damaged})"
 
         def result(status, gid, message, path=None):
-            return AddResult(status, gid, message, path, dropped, damaged, rp)
+            return AddResult(status, gid, message, path, dropped, damaged, rp, damaged_line=dec.damaged_line)
 
         old = self.conn.execute("SELECT id, raw_sha256, log, events FROM games WHERE device = ? AND game_key = ?",
                                 (device, key)).fetchone()

@@ -63,6 +63,7 @@ class Decoded:
     dropped: str | None             # why a torn last line was dropped
     text: str = ""                  # the text decoded: the whole log, or its good prefix when damaged
     damaged: str | None = None      # a corrupt line before the last: which, why, what was left out
+    damaged_line: int | None = None  # that line's number (1: the header)
 
 
 def decode(text: str, salvage: bool = False) -> Decoded:
@@ -86,6 +87,7 @@ def decode(text: str, salvage: bool = False) -> Decoded:
         d = decode("".join(lines[:n - 1]))
         d.damaged = (f"{why}; the log has {len(lines)} lines and the {len(lines) - n + 1} from line {n} on "
                      "were not imported")
+        d.damaged_line = n
         return d
     good = len(lines) - (1 if dropped else 0)
     records = [elog.decode_line(lines[i], i + 1) for i in range(1, good)]
