@@ -140,11 +140,8 @@ def _warm_rules(variant):
     # While the variant menu waits (App.warm): the rules of the variant
     # under the cursor, so the OK that picks it finds them built. True if
     # it built them.
-    r = _CACHE[0]
-    if r is not None and r.name == variant and r.options == VARIANTS[variant]["options"]:
-        return False
-    _rules(variant)
-    return True
+    before = _CACHE[0]
+    return _rules(variant) is not before
 
 
 def _variant_pick(app, v):

@@ -25,6 +25,8 @@ that differs goes through explicit delegation instead.
 import ast
 import pathlib
 
+from test_import_graph import circles   # (tests/: one Tarjan for the engine's graph and the whole house's)
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine" / "euchre"
 PACKAGE = "euchre"
@@ -80,40 +82,6 @@ def module_graph(pkg_dir, package=PACKAGE):
         name = package if path.stem == "__init__" else package + "." + path.stem
         files[name] = path
     return {name: _imports(path, package, files) for name, path in files.items()}, files
-
-
-def circles(graph):
-    """The import circles: strongly connected sets of two or more modules
-    (Tarjan), each as a sorted list of its modules and the edges inside it."""
-    index, low, stack, on_stack, out = {}, {}, [], set(), []
-
-    def visit(node):
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for target, _, _ in graph.get(node, ()):
-            if target not in index:
-                visit(target)
-                low[node] = min(low[node], low[target])
-            elif target in on_stack:
-                low[node] = min(low[node], index[target])
-        if low[node] == index[node]:
-            group = []
-            while True:
-                m = stack.pop()
-                on_stack.discard(m)
-                group.append(m)
-                if m == node:
-                    break
-            if len(group) > 1:
-                edges = [(a, b, line, level) for a in sorted(group) for b, line, level in graph.get(a, ())
-                         if b in group]
-                out.append((sorted(group), edges))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return out
 
 
 def describe(circle):
