@@ -47,6 +47,8 @@
 #                        is made, march, euchred, defended (euchred by a lone
 #                        defender) or renege (by seat N); alone: the
 #                        partnership's maker went alone; notrick: as above
+# ``amend N``            correct finished hand N (euchre.amend): its outcome
+#                        follows as quick score, between hands or at the end
 # =====================  ======================================================
 
 from euchre.cards import card_name, parse_card, parse_cards, parse_suit, SUITS, error_text, _HOST
@@ -88,6 +90,7 @@ NINETENS = 23
 NOTRICK = 24
 ACCEPT = 25       # a club round's result accepted (a game-level action)
 QUICK = 26       # quick score: who made trump, then how the hand ended
+AMEND = 27       # correct a finished hand (a game-level action: euchre.amend)
 
 NOBODY = 63      # arg for "defend none" / "reveal none"
 NOSUIT = 4       # arg for "order" without a suit
@@ -102,11 +105,12 @@ _QUICK = ("", "made", "march", "euchred", "defended", "renege")
 _WORDS = ("", "pass", "order", "call", "name", "turn", "alone", "partner",
           "discard", "give", "defend", "throwin", "won", "claim", "renege",
           "reveal", "tricks", "redeal", "up", "deal", "farmers", "twos",
-          "acenoface", "ninetens", "notrick", "accept", "quick")
+          "acenoface", "ninetens", "notrick", "accept", "quick", "amend")
 # The argument each kind takes: - card played, n none, o [suit] [alone
 # [best]], c suit [alone [best]], s suit, t turn, k card, p seat or none,
-# i count, u suit or card, d dealt cards, m seats (a bit mask), q quick.
-_ARGS = "-nocstnkkkppppppinudppppmnq"
+# i count, u suit or card, d dealt cards, m seats (a bit mask), q quick,
+# h a hand's number (1 to 2047: the argument plus 64 times the flag).
+_ARGS = "-nocstnkkkppppppinudppppmnqh"
 _HOW = ("", " alone", " alone best")
 
 
@@ -150,6 +154,8 @@ def action_name(a):
         return w + (" none" if arg == NOBODY else " %d" % arg)
     if t == "i":
         return w + " %d" % arg
+    if t == "h":
+        return w + " %d" % (arg + 64 * flag)
     if t == "q":
         # quick E [N] [alone [best]] [notrick N ...]
         w += " " + _QUICK[flag % 8]
@@ -239,6 +245,10 @@ def parse_action(text):
         x = rest[0]
         if n != 1:
             raise ValueError
+        if t == "h":
+            if x.strip("0123456789") or not 0 < int(x) < 2048:
+                raise ValueError
+            return action(kind, int(x) % 64, int(x) // 64), None
         if x.lower() == "none" and (kind == DEFEND or kind == REVEAL or kind == QUICK):
             return action(kind, NOBODY), None
         if t in "piq":

@@ -63,6 +63,7 @@ class Game:
             if any(start):
                 self.start = list(start)
                 self.scores = list(start)
+                self.history_base = list(start)
 
     def _reset(self):
         self.dealer = self.first_dealer
@@ -76,6 +77,20 @@ class Game:
         self._base = 0          # events before _ids[0] (after restore)
         self._restored = None   # the checkpoint restored from, if any
         self._last_before = None  # last_hand before the final hand (game over)
+        # Every finished hand, for amending one (euchre.amend): result,
+        # dealer and points per seat, n + 2 numbers a hand, from hand
+        # ``history_from`` (a restore starts it again) whose starting
+        # scores and club-round count are ``history_base``/``_count``.
+        self.history = array("b")
+        self.history_from = 1
+        self.history_base = list(self.scores)
+        self.history_count = (0, 0)
+        self.amending = None    # the Hand entered again (an amendment under way)
+        self.amend_no = 0       # ... its number
+        self.amend_ck = None    # ... the checkpoint before it
+        self.ck_fixed = None    # the checkpoint of a game an amendment ended
+        self.last_amend = None  # (hand, old points, new points, old scores,
+        #                          new scores, old result, new result)
         if self.rules.round_hands:
             # a club round (euchre.clubround): hands that passed the deal
             # on, the side that scored last, the result accepted
@@ -86,23 +101,41 @@ class Game:
 
     def current_player(self):
         """Seat to act, or CHANCE / TABLE / TERMINAL (see euchre.hand)."""
+        if self.amending is not None:
+            return self.amending.current_player()
         return TERMINAL if self.result else self.hand.current_player()
 
     def legal_actions(self):
-        """Legal events now, in text notation."""
+        """Legal events now, in text notation (while an amendment is under
+        way: its inputs). Corrections are not play: ``amendable()`` lists
+        the hands ``amend N`` takes now, as ``undo()`` is not listed.
+        """
+        if self.amending is not None:
+            from euchre.amend import legal_ids
+            return list(map(A.action_name, legal_ids(self)))
         if self.result:
-            return ["accept"] if self.rules.round_hands and not self.accepted else []
-        out = self.hand.legal_actions()
-        if self.rules.round_hands:
-            # (between a club round's hands: time called, the round ends)
-            from euchre.clubround import may_end
-            if may_end(self):
-                out.append("accept")
+            out = ["accept"] if self.rules.round_hands and not self.accepted else []
+        else:
+            out = self.hand.legal_actions()
+            if self.rules.round_hands:
+                # (between a club round's hands: time called, the round ends)
+                from euchre.clubround import may_end
+                if may_end(self):
+                    out.append("accept")
         return out
 
+    def amendable(self):
+        """The numbers of the finished hands ``apply("amend N")`` takes now
+        (between hands or at the end; see euchre.amend).
+        """
+        if not self.history or (self.hand.events and not self.result):
+            return []
+        from euchre.amend import amendable
+        return amendable(self)
+
     def is_terminal(self):
-        """True once the game is over."""
-        return self.result is not None
+        """True once the game is over (and no amendment is under way)."""
+        return self.result is not None and self.amending is None
 
     def returns(self):
         """Scores per seat."""
@@ -113,7 +146,7 @@ class Game:
 
         :raises IllegalAction: naming the rule; nothing changes.
         """
-        if text != "accept":
+        if self.amending is None and text != "accept" and (type(text) is not str or text[:6] != "amend "):
             self._check_open()
         apply_text(self, text)
 
@@ -124,6 +157,11 @@ class Game:
         if a == A.ACCEPT and type(a) is int:
             from euchre.clubround import accept   # a club round's result accepted
             return accept(self)
+        if self.amending is not None or type(a) is int and A.kind_of(a) == A.AMEND:
+            from euchre import amend   # correcting a finished hand
+            if self.amending is None:
+                return amend.begin(self, a)
+            return amend.step(self, a, game_result)
         self._check_open()
         self.hand.apply_id(a)
         self._ids.append(a)
@@ -143,6 +181,10 @@ class Game:
 
     def _finish_hand(self, h):
         before = self.scores[:]
+        self.history.append(h.result)
+        self.history.append(h.dealer)
+        for p in h.points:
+            self.history.append(p)
         if h.result == SCORED:
             for p in range(len(h.points)):
                 self.scores[p] += h.points[p]
@@ -189,6 +231,11 @@ class Game:
                 raise IllegalAction(error_text("undo_restored"))
             raise IllegalAction(error_text("undo_start"))
         ids = list(self._ids)[:-1]
+        if self._restored:
+            for a in ids:
+                if A.kind_of(a) == A.AMEND:
+                    # (amending needs the hands before the checkpoint)
+                    raise IllegalAction(error_text("undo_restored"))
         deals = self._deals
         if self._ids[-1] == A.DEAL:
             deals = deals[:-1]
@@ -213,6 +260,9 @@ class Game:
         ``points``...) so a resumed device can still show it. A club round
         ends with its count of hands and ``last_side``.
         """
+        if self.amending is not None or self.ck_fixed:
+            # (an amendment under way, or a game it ended: from before it)
+            return list(self.amend_ck if self.amending is not None else self.ck_fixed)
         h = self.hand
         if self.result and h.events:  # over: the start of the last hand
             ck = [self._base + len(self._ids) - h.events - self.accepted, self.hand_no - 1,
@@ -257,8 +307,11 @@ class Game:
         self.hand_no = ck[1]
         self.dealer = ck[2]
         self.scores = list(ck[3:3 + n])
+        self.history_from = self.hand_no
+        self.history_base = list(self.scores)
         if count:
             self.counted, self.last_side = count
+            self.history_count = tuple(count)
             ck = ck + count
         self._restored = ck
         self.hand = Hand(self.rules, self.dealer, self.cards)

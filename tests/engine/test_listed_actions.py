@@ -7,7 +7,8 @@ is not listed must be refused, and change nothing. The probes: ``accept``
 (a round's game-level action), every action the engine can name with a
 small argument, and the listed actions of the moment. (A card-mode deal is
 the one input never listed: ``deal`` is a chance event, see
-``Hand.legal_ids``.)
+``Hand.legal_ids``.) Corrections are listed apart, as undo is not play:
+``amend N`` is accepted exactly for the hands ``amendable()`` lists.
 """
 
 import random
@@ -60,6 +61,14 @@ def _refused(g, text):
                          % (text, before[2]))
 
 
+def _accepted_then_undone(g, text):
+    before = (g.events(), g.checkpoint(), g.legal_actions(), g.result, g.scores)
+    g.apply(text)
+    assert g.amending is not None, text
+    g.undo()
+    assert (g.events(), g.checkpoint(), g.legal_actions(), g.result, g.scores) == before, text
+
+
 @settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2 ** 32 - 1), cards=st.booleans())
 def test_every_action_apply_accepts_is_listed(seed, cards):
@@ -70,9 +79,12 @@ def test_every_action_apply_accepts_is_listed(seed, cards):
         between = not g.hand.events or g.result
         # Every probe at the states around a hand's end, a few elsewhere.
         probes = NAMES if between else rng.sample(NAMES, 12)
+        amendable = ["amend %d" % n for n in g.amendable()]
         for text in ["accept"] + probes:
-            if text not in legal:
+            if text not in legal + amendable:
                 _refused(g, text)
+        for text in amendable[:2]:
+            _accepted_then_undone(g, text)
         if g.is_terminal() and not legal:
             return
         if not legal:
