@@ -35,7 +35,7 @@ _TEXT = {
     "amend_restored": "amending hand %d needs the game's earlier hands: replay the whole log",
     "amend_redeal": "hand %d was dealt again (a misdeal): its dealer dealt the next hand too, so it stays as it was",
     "amend_accepted": "the round's result is accepted: undo the acceptance, amend, and accept it again",
-    "amend_quick": "an amended hand is entered as quick score: who made trump (quick N or quick none), then how it ended",
+    "amend_quick": "an amended hand is entered as quick score: who made trump (quick N, quick none), then how it ended",
     "undo_start": "nothing to undo: this is the start of the game",
     "checkpoint": "bad checkpoint %r",
     "header": "bad game header: missing or malformed %s",
