@@ -124,6 +124,7 @@ def _done(g, h, ends):
     scores = list(g.history_base)
     counted, side = g.history_count
     end = None
+    before = scores
     k = g.history_from - 1
     dealer = g.first_dealer
     for j in range(0, len(hist), w):
@@ -148,6 +149,8 @@ def _done(g, h, ends):
         if end:
             break
     g.amending = None
+    g.amend_no = 0
+    g.amended_hand = h
     g.last_amend = (n, old, list(h.points), was, list(scores), was_result, end)
     shown = g.hand_no - 1   # (the hand last_hand holds: the last one counted)
     g.scores = scores

@@ -91,6 +91,7 @@ class Game:
         self.ck_fixed = None    # the checkpoint of a game an amendment ended
         self.last_amend = None  # (hand, old points, new points, old scores,
         #                          new scores, old result, new result)
+        self.amended_hand = None  # ... and the Hand it entered
         if self.rules.round_hands:
             # a club round (euchre.clubround): hands that passed the deal
             # on, the side that scored last, the result accepted
@@ -260,9 +261,10 @@ class Game:
         ``points``...) so a resumed device can still show it. A club round
         ends with its count of hands and ``last_side``.
         """
-        if self.amending is not None or self.ck_fixed:
+        ck = self.amend_ck if self.amending is not None else self.ck_fixed
+        if ck:
             # (an amendment under way, or a game it ended: from before it)
-            return list(self.amend_ck if self.amending is not None else self.ck_fixed)
+            return list(ck)
         h = self.hand
         if self.result and h.events:  # over: the start of the last hand
             ck = [self._base + len(self._ids) - h.events - self.accepted, self.hand_no - 1,

@@ -559,6 +559,8 @@ def _load(st, gid, ck):
                 else:
                     raise ValueError
             except ValueError:
+                if ok:
+                    return None  # (e.g. an amendment of a hand before ck: replay it all)
                 raise ValueError("line %d refused" % n)
             z += len(b)
     return game, {"id": gid, "size": z, "lines": n - (bad > 0), "read": r, "checkpoint": ok,

@@ -14,6 +14,9 @@
 # going alone one UP, from the bottom). The hand's result is the next
 # hand's first screen: the scores are its rows, the last hand its first
 # line, so no result screen waits for an OK.
+#
+# An amendment (bower.amend) asks the same questions of the hand entered
+# again (``g.amending``), titled with its number: "Amend H3".
 
 from bower import gfx
 from bower.menu import Menu, game_keys, pad, reason
@@ -26,7 +29,7 @@ from euchre.phases import P_UP, P_QPARTNER, SCORED
 def screen(app):
     # The menu for the quick hand's next input.
     g = app.game
-    h = g.hand
+    h = _hand(g)
     build = _start if h.phase == P_UP else _partner if h.phase == P_QPARTNER else _end
     title, info, items, cursor, back = build(app, g, h)
     m = Menu(title, items, _pick, cursor, info)
@@ -62,6 +65,11 @@ def _name(g, seat):
     return g.players[seat]
 
 
+def _hand(g):
+    # The hand the questions are about: an amendment's, else the current.
+    return g.hand if g.amending is None else g.amending
+
+
 def _side(g, side, room=16):
     # A partnership's names: "Ann+Cy" (Six-Handed: three); where they do
     # not fit ``room`` characters, the first and a "+" ("Bartholo+").
@@ -87,7 +95,7 @@ def _start(app, g, h):
                 none = a
             else:
                 makers.append(a)
-        elif k == A.REDEAL:
+        elif k == A.REDEAL and g.amending is None:
             redeal = a
     items = []
     back = -1
@@ -113,7 +121,8 @@ def _start(app, g, h):
             items.append((pad(_name(g, s), str(g.scores[s])), makers[s]))
     if redeal >= 0:
         items.append(("misdeal", redeal))
-    items.append(("full entry", "full"))
+    if g.amending is None:
+        items.append(("full entry", "full"))
     items.append(("game menu...", "menu"))   # (BACK answers the question here)
     if none >= 0:
         # One UP from the top.
@@ -125,10 +134,12 @@ def _start(app, g, h):
     elif r.round_hands:
         from bower.clubsetup import time_left   # a club round of M minutes
         info.insert(0, time_left(app, g))
-    elif last is not None:
+    elif last is not None and g.amending is None:
         why = reason(g, last.reason) if last.result == SCORED else last.reason
         info.insert(0, gfx.fit("H%d: %s" % (g.hand_no - 1, why), why))
     name = _name(g, h.dealer)
+    if g.amending is not None:
+        return "Amend H%d" % g.amend_no, info, items, cursor, back
     return gfx.fit("H%d %s deals" % (g.hand_no, name), name + " deals"), info, items, cursor, back
 
 
@@ -157,7 +168,7 @@ def _partner(app, g, h):
     items.append(("game menu...", "menu"))   # (BACK answers the question here)
     items.append(("alone (BACK)", back))
     name = _name(g, m)
-    return (gfx.fit("H%d %s's partner?" % (g.hand_no, name), name + "'s partner?", "Partner?"),
+    return (gfx.fit("H%d %s's partner?" % (g.amend_no or g.hand_no, name), name + "'s partner?", "Partner?"),
             [gfx.fit("BACK: " + name + " alone", "BACK: alone")], items, 1, back)
 
 
@@ -273,7 +284,7 @@ def _label(g, a):
         return gfx.fit(word + ": " + names, word + ":" + names)
     # (two or more: only a euchre's defenders; the one other defender)
     rest = []
-    h = g.hand
+    h = _hand(g)
     for s in range(h.n):
         if s != h.maker and s != h.partner and s not in seats:
             rest.append(_name(g, s))

@@ -364,9 +364,14 @@ def game_menu(app):
     items = [("Back to game", "game"), ("Scores", "scores"), ("Rules", "rules"),
              ("Undo last input", "undo"), ("Settings", "settings"), ("Home", "home")]
     g = app.game
-    if not g.result and not g.hand.events:
-        # Between hands: quick score on or off (bower.quick) for the next.
+    if g.amending is not None:
+        items.insert(1, ("Cancel amending", "cancel"))
+    elif not g.result and not g.hand.events:
+        # Between hands: quick score on or off (bower.quick) for the next,
+        # a finished hand amended (bower.amend).
         items.insert(1, (_row("Quick score", bool(app.store.settings.get("quick"))), "quick"))
+        if g.hand_no > 1 and not g.accepted:
+            items.insert(2, ("Amend a hand", "amend"))
     if (getattr(g, "club", None) or {}).get("minutes") and g.rules.round_hands and not g.result \
             and g.counted and not g.hand.events:
         items.insert(1, ("End round: time", "end"))   # a minutes round, between hands
@@ -380,6 +385,12 @@ def _game_menu_pick(app, v):
         app.scores()
     elif v == "end":
         app.club(True)
+    elif v == "amend":
+        from bower.amend import hands_menu
+        app.push(hands_menu(app))
+    elif v == "cancel":
+        while app.game.amending is not None:
+            app.undo()
     elif v == "quick":
         on = not app.store.settings.get("quick")
         if set_quick(app, on):
@@ -426,7 +437,7 @@ def rules_view(rules):
 
 
 def after_game(app):
-    items = [("New game, same", "same"), ("New game", "new"), ("Home", "home")]
+    items = [("New game, same", "same"), ("New game", "new"), ("Amend a hand", "amend"), ("Home", "home")]
     return Menu("Game over", items, _after_pick, info=("players: same?",))
 
 
@@ -438,6 +449,9 @@ def _after_pick(app, v):
     elif v == "new":
         app.home()
         new_game(app)
+    elif v == "amend":
+        from bower.amend import hands_menu   # (the hand picked: quick score's screens)
+        app.push(hands_menu(app))
     else:
         app.home()
 

@@ -175,7 +175,7 @@ class Store:
             if game.result:
                 self._fin = 1
                 self._st(gid, "finished", None, 1)
-            elif not game.hand.events:
+            elif not (game.hand.events or game.amending):
                 # A hand starts: its state, and where its lines start,
                 # written when the app is next idle (idle): its flash erase
                 # is not the press's that ended the hand.

@@ -265,13 +265,14 @@ class App:
         # Rebuild the game screen from the game state (after any input).
         g = self.game
         assert g is not None
-        if g.result and g.rules.round_hands:
+        if g.result and g.rules.round_hands and g.amending is None:
             from bower.club import RoundOver   # a club round's end
             self.stack = [RoundOver()]
         else:
             from euchre.phases import P_UP, P_QPARTNER, P_QUICK
             p = g.hand.phase
-            if not g.result and (p == P_QPARTNER or p == P_QUICK or p == P_UP and self.store.settings.get("quick")):
+            if g.amending is not None or not g.result and (
+                    p == P_QPARTNER or p == P_QUICK or p == P_UP and self.store.settings.get("quick")):
                 # Quick score: its screens (bower.quick) hold the hand, not
                 # full entry's (bower.play, loaded again for a game's end).
                 from bower.quick import screen
@@ -300,6 +301,7 @@ class App:
         assert g is not None
         hand_no = g.hand_no
         phase = g.hand.phase
+        amending = g.amending
         try:
             g.apply_id(a)
         except IllegalAction as e:
@@ -311,6 +313,9 @@ class App:
             done += 1
         self.later(lambda: self._record(g, action_name(a), 0, done))
         self._moved(g, hand_no)
+        if amending is not None and g.amending is None:
+            from bower.amend import changed   # a hand amended: what changed
+            self.push(changed(g))
 
     def act(self, text):
         # Apply one input to the game, show the next screen, then (after the

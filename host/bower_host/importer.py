@@ -228,8 +228,10 @@ def from_egn(doc: dict) -> Item:
     md = full["metadata"]
     players = md.get("players") or []
     players = [p.get("name") if isinstance(p, dict) else p for p in players] if isinstance(players, list) else []
-    if len(players) != 4 or not all(isinstance(p, str) and p for p in players):
-        raise ImportProblem("Bower imports 4-player Classic games: the file does not name 4 players")
+    if len(players) != 4 or not all(isinstance(p, str) and 0 < len(p) <= 64 and p.isprintable() for p in players):
+        # (the names a log's header takes: bower_host.db.logs.check_header)
+        raise ImportProblem("Bower imports 4-player Classic games: the file does not name 4 players "
+                            "(each in printable characters, at most 64)")
     rs = md.get("ruleset") or {}
     if not isinstance(rs, dict):
         raise ImportProblem("the ruleset is not an object")

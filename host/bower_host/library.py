@@ -264,9 +264,21 @@ def _tricks_text(g, h) -> str:
 
 
 def _note(g, h) -> str:
+    note = h["reason"]
     if h["outcome"] == "renege" and h["renege"] is not None:
-        return f"renege by {_seat(g, h['renege'])}"
-    return h["reason"]
+        note = f"renege by {_seat(g, h['renege'])}"
+    if h["amended"]:
+        note += f"; amended, first {_first_entry(g, h)}"
+    if not h["counted"]:
+        note += "; after the game's end: not counted"
+    return note
+
+
+def _first_entry(g, h) -> str:
+    # The hand as first entered, before a device amended it (euchre.amend).
+    first = json.loads(h["amended"])
+    pts = _points_text(g, dict(h, points=first["points"])) or "no points"
+    return f"{first['reason']} ({pts})"
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -315,7 +327,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 CSV_COLUMNS = (["game", "device", "game_id", "variant", "mode", "rules", "target", "started", "first_dealer",
                 "first_dealer_seat", "winner", "winner_seats", "hand", "dealer", "dealer_seat", "upcard", "up_suit",
                 "maker", "maker_seat", "trump", "alone", "lone_defender", "lone_defender_seat", "partner_card",
-                "partner", "partner_seat", "maker_tricks", "outcome", "result", "reason"]
+                "partner", "partner_seat", "maker_tricks", "outcome", "result", "reason", "amended", "counted"]
                + [f"seat{s}_{k}" for s in range(MAX_SEATS) for k in ("name", "tricks", "points", "score")])
 
 #: A cell safe for a spreadsheet (every CSV is written by ``bower_host.csvout``).
@@ -348,7 +360,8 @@ def csv_rows(g: dict, hands: list[dict]) -> list[dict]:
                     "lone_defender_seat": _seat_no(h["lone_defender"]), "partner_card": h["partner_card"] or "",
                     "partner": _seat(g, h["partner"]), "partner_seat": _seat_no(h["partner"]),
                     "maker_tricks": "" if h["maker_tricks"] is None else h["maker_tricks"],
-                    "outcome": h["outcome"] or "", "result": h["result"], "reason": h["reason"]})
+                    "outcome": h["outcome"] or "", "result": h["result"], "reason": h["reason"],
+                    "amended": _first_entry(g, h) if h["amended"] else "", "counted": h["counted"]})
         for s in range(MAX_SEATS):
             has = s < len(g["players"])
             row[f"seat{s}_name"] = g["players"][s] if has else ""
@@ -376,7 +389,9 @@ def game_json(g: dict, hands: list[dict]) -> dict:
                    "lone_defender": h["lone_defender"], "partner_card": h["partner_card"],
                    "partner": h["partner"], "tricks": h["tricks"], "points": h["points"],
                    "maker_tricks": h["maker_tricks"], "outcome": h["outcome"], "result": h["result"],
-                   "reason": h["reason"], "scores": h["scores"]} for h in hands],
+                   "reason": h["reason"], "scores": h["scores"],
+                   "amended": json.loads(h["amended"]) if h["amended"] else None,
+                   "counted": bool(h["counted"])} for h in hands],
         "events": rp.events,
         "log": g["log"],
     }

@@ -107,7 +107,23 @@ SCENARIOS.update({
     "quick_end_callpartner_alone": lambda: quick("callpartner", ["quick 3", "alone"]),
     "quick_round_classic": lambda: _round_quick(),
     "game_menu_between_hands": lambda: _keys(quick("ultimate", ["quick 0", "quick made"]), "O"),
+    # Amending a hand (bower.amend): the list, its question, what changed.
+    "amend_list_five": lambda: _path(_keys(quick("five", _FIVE3), "O"), ["amend"]),
+    "amend_start_classic": lambda: _amend(quick("classic", _CLASSIC3), 2, []),
+    "amend_changed_classic": lambda: _amend(quick("classic", _CLASSIC3), 2, ["quick 0", "quick march alone"]),
+    "amend_changed_five": lambda: _amend(quick("five", _FIVE3), 2, ["quick 1", "reveal 3", "quick march"]),
 })
+_CLASSIC3 = ["quick 0", "quick made", "quick 0", "quick march", "quick 1", "quick euchred"]
+_FIVE3 = ["quick 0", "reveal 2", "quick made", "quick 1", "alone", "quick march", "quick 3", "reveal 4",
+          "quick euchred"]
+
+
+def _amend(d, n, events):
+    _path(_keys(d, "O"), ["amend"])
+    d.choose(label="H%d " % n)
+    for e in events:
+        d.enter(e)
+    return d
 
 
 def quick(variant, events, options=None):

@@ -338,7 +338,7 @@ def test_empty_file_and_v0_database_migrate_to_current(tmp_path):
             assert lib.count() == 0
             tables = {r[0] for r in lib.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             assert {"games", "hands", "players"} <= tables
-        assert _version(p) == db.schema_version() == 4
+        assert _version(p) == db.schema_version() == 5
 
 
 def test_newer_database_is_refused_untouched(tmp_path):
@@ -348,7 +348,7 @@ def test_newer_database_is_refused_untouched(tmp_path):
     c.execute("PRAGMA user_version = 7")
     c.commit()
     c.close()
-    with pytest.raises(LibraryError, match=r"schema version 7, newer than this bower knows \(4\)"):
+    with pytest.raises(LibraryError, match=r"schema version 7, newer than this bower knows \(5\)"):
         Library(p)
     assert _version(p) == 7
 
@@ -366,7 +366,7 @@ def test_next_migration_applies_to_a_stored_library(db_path, kit, monkeypatch):
     with Library(db_path) as lib:
         g = lib.game(gid)
         assert g["venue"] == "club" and g["game_key"] == "m1" and len(lib.hands(gid)) == g["hands"]
-    assert _version(db_path) == db.schema_version() == 5
+    assert _version(db_path) == db.schema_version() == 6
 
 
 def test_failed_migration_rolls_back(db_path, monkeypatch):
@@ -375,7 +375,7 @@ def test_failed_migration_rolls_back(db_path, monkeypatch):
                                                              "THIS IS NOT SQL"]])
     with pytest.raises(LibraryError):
         Library(db_path)
-    assert _version(db_path) == 4
+    assert _version(db_path) == 5
     c = sqlite3.connect(db_path)
     cols = [r[1] for r in c.execute("PRAGMA table_info(games)")]
     c.close()
@@ -489,7 +489,9 @@ def test_an_old_library_upgrades_to_the_club_tables_and_keeps_its_data(tmp_path,
     c.execute("PRAGMA user_version = 3")
     c.execute("ATTACH ? AS src", (str(src),))
     for t in tables:
-        c.execute(f"INSERT INTO main.{t} SELECT * FROM src.{t}")
+        # (the columns version 3 had: later ones take their defaults)
+        cols = ", ".join(r[1] for r in c.execute(f"PRAGMA main.table_info({t})"))
+        c.execute(f"INSERT INTO main.{t} ({cols}) SELECT {cols} FROM src.{t}")
     c.close()
     assert ("club_nights" in {name for _, name, _, _ in _master(old)}) == had_nights
 
@@ -500,7 +502,7 @@ def test_an_old_library_upgrades_to_the_club_tables_and_keeps_its_data(tmp_path,
         if had_nights:
             night = cn.load_night(lib, "fri")
             assert sorted(night.results) == [(1, 1), (1, 2)] and night.current_round() == 2
-    assert _version(old) == db.schema_version() == 4
+    assert _version(old) == db.schema_version() == 5
     fresh = tmp_path / "fresh.sqlite3"
     Library(fresh).close()
     assert _master(old) == _master(fresh)
@@ -547,13 +549,15 @@ def test_a_renege_seat_is_a_column_and_old_libraries_get_it(db_path, capsys):
     # The same hand as version 2 stored it: no column; migrating fills it in.
     c = sqlite3.connect(db_path)
     c.execute("ALTER TABLE hands DROP COLUMN renege")
+    c.execute("ALTER TABLE hands DROP COLUMN amended")   # (versions 3 and 5 add them again)
+    c.execute("ALTER TABLE hands DROP COLUMN counted")
     c.execute("PRAGMA user_version = 2")
     c.commit()
     c.close()
     with Library(db_path) as lib:
         [h] = lib.hands(gid)
         assert (h["outcome"], h["renege"]) == ("renege", 3)
-    assert _version(db_path) == 4
+    assert _version(db_path) == 5
     from bower_host import cli
     assert cli.main(["show", str(gid), "--db", str(db_path)]) == 0
     assert "renege by D" in capsys.readouterr().out

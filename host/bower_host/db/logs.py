@@ -37,9 +37,11 @@ OUTCOME_WORDS = {"made": "made", "made_alone": "made", "march": "march", "lone_m
 class HandRecord:
     """One finished hand of a replayed game."""
     number: int
-    hand: Any                       # the engine's finished ``Hand``
+    hand: Any                       # the engine's finished ``Hand`` (amended: the amendment's)
     events: list                    # [(phase before the event, event text), ...]
     scores: list                    # running scores per seat after the hand
+    amended: dict | None = None     # amended (euchre.amend): the hand as first entered
+    counted: bool = True            # False: played after the game's end (an amendment moved it)
 
 
 @dataclass
@@ -169,16 +171,41 @@ def replay_decoded(d: Decoded) -> Replay:
     for ev, lineno in zip(d.events, d.linenos):
         number = game.hand_no
         phase = game.hand.phase
+        amending = game.amending is not None or ev.startswith("amend ")
         try:
             game.apply(ev)
         except (IllegalAction, ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
             # A line with a good CRC the rules refuse (or cannot even parse).
             raise elog.LogError(f"line {lineno} ({ev[:40]}): {e}") from e
+        if amending:
+            if game.amending is None:
+                _amended(out, game)
+            continue
         current.append((phase, ev))
         if game.hand_no != number:
             out.hands.append(HandRecord(number, game.last_hand, current, list(game.scores)))
             current = []
     return out
+
+
+def _amended(out: Replay, game) -> None:
+    # An amendment was made (euchre.amend): its hand's record holds the hand
+    # as amended (the first entry kept in ``amended``), and every record's
+    # running scores and whether it counted follow the game's new history.
+    from euchre.amend import records
+    n, old, new, *_ = game.last_amend
+    rec = out.hands[n - 1]
+    if rec.amended is None:
+        h = rec.hand
+        rec.amended = {"outcome": OUTCOME_WORDS.get(h.outcome) if h.result == SCORED else None,
+                       "reason": h.reason, "points": list(old), "result": RESULT_NAMES[h.result]}
+    rec.hand = game.amended_hand
+    scores = list(game.history_base)
+    for r, (_, result, _d, points) in zip(out.hands, records(game)):
+        r.counted = r.number < game.hand_no
+        if result == SCORED and r.counted:
+            scores = [a + b for a, b in zip(scores, points)]
+        r.scores = list(scores)
 
 
 def is_quick(rec: HandRecord) -> bool:
@@ -225,4 +252,6 @@ def hand_row(rec: HandRecord) -> dict:
         "reason": h.reason,
         "result": RESULT_NAMES[h.result],
         "scores": list(rec.scores),
+        "amended": json.dumps(rec.amended, sort_keys=True) if rec.amended else None,
+        "counted": int(rec.counted),
     }

@@ -17,7 +17,7 @@ GAME_COLS = ("device, game_key, source_name, variant, options, players, mode, fi
              "finished, result, winners, scores, hands, events, raw_sha256, raw_path, log, dropped, synced_at, "
              "damaged")
 HAND_COLS = ("game_id, number, dealer, upcard, up_suit, maker, trump, alone, lone_defender, partner_card, "
-             "partner, tricks, points, maker_tricks, outcome, renege, reason, result, scores")
+             "partner, tricks, points, maker_tricks, outcome, renege, reason, result, scores, amended, counted")
 JSON_HAND = ("tricks", "points", "scores")
 JSON_GAME = ("options", "players", "winners", "scores")
 
@@ -143,6 +143,7 @@ def hand_problem(h: dict, n: int) -> str | None:
         ("maker_tricks", h["maker_tricks"] is None or type(h["maker_tricks"]) is int),
         ("cards", all(_text_or_none(h[k]) for k in ("upcard", "up_suit", "trump", "partner_card", "outcome"))),
         ("reason", type(h["reason"]) is str), ("result", h["result"] in RESULT_NAMES.values()),
+        ("amended", _text_or_none(h["amended"])), ("counted", h["counted"] in (0, 1)),
     )
     for name, ok in checks:
         if not ok:

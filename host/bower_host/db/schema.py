@@ -149,7 +149,12 @@ _V4 = [
 
 # MIGRATIONS[i] takes the schema from version i to i + 1: a list of SQL
 # statements, or a callable taking the connection. Append, never edit.
-MIGRATIONS: list = [_V1, _V2, _v3, _V4]
+# Version 5: a hand amended on the device (euchre.amend) keeps the hand as
+# first entered (JSON: outcome, reason, points, result), and a hand played
+# after the end an amendment moved earlier does not count. Every hand
+# stored before was neither.
+_V5 = ["ALTER TABLE hands ADD COLUMN amended TEXT", "ALTER TABLE hands ADD COLUMN counted INTEGER NOT NULL DEFAULT 1"]
+MIGRATIONS: list = [_V1, _V2, _v3, _V4, _V5]
 
 #: Every table and column this code reads; a library lacking one is damaged.
 SCHEMA = {
@@ -158,7 +163,7 @@ SCHEMA = {
               "log", "dropped", "synced_at", "damaged"),
     "hands": ("game_id", "number", "dealer", "upcard", "up_suit", "maker", "trump", "alone", "lone_defender",
               "partner_card", "partner", "tricks", "points", "maker_tricks", "outcome", "reason", "result",
-              "scores", "renege"),
+              "scores", "renege", "amended", "counted"),
     "players": ("game_id", "seat", "name"),
     "club_nights": ("id", "key", "name", "created", "tables", "rounds", "movement", "hands", "minutes", "scoring",
                     "seed"),
