@@ -195,7 +195,7 @@ def test_synced_many_marks_several_games_in_one_request_and_one_write(store):
     assert words == ["ok", "stale", "badid", "ok"] and len(c.t.sent) == sent + 1
     assert [g["synced"] for g in store.games()] == [True, False, True, False]
     # One append to the archive's marks for both.
-    with open(store._f[:-8] + "past.mk", "rb") as f:
+    with open(store.settings_path[:-8] + "past.mk", "rb") as f:
         assert f.read() == b"Sg0001     \nSg0003     \n"
 
 
