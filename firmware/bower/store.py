@@ -38,37 +38,33 @@ def _archive():
 
 
 class Store:
-    # (Declarations only: a bare annotation compiles to nothing on MicroPython.)
-    settings: dict          # name -> int (bower.archive.DEFAULTS' names)
-    roster: list            # up to 16 player names (bower.clubsetup.check_names)
-    clock_offset: int       # seconds the computer's clock is ahead of the device's
-    warnings: list          # short messages for the user (bower.ui shows them)
-    device: str             # this device's id, in every game's header
-    low: int                # bytes free a game needs to start (make_room makes them)
-    # The files (firmware/STORAGE.md): settings_path, club_path; games_dir
-    # holds the newest games' (games_path + id + ".log", ".ck", ".st"); the
-    # archive's are beside the settings (past/, past.idx, past.mk). ``fs``:
-    # the os functions used; ``open``: fs.open or the builtin open; ``sync``:
-    # fs.sync (after every write) or a no-op.
-    settings_path: str
-    club_path: str
-    games_dir: str
-    games_path: str
-    # The game being recorded (gid None: none): its log's size (the good
-    # part), its line count, ``torn`` 1 if the log may hold bytes past
-    # ``size`` (a failed append: cut off before the next), ``ended`` 1 if its
-    # last input ended it.
-    gid: str | None
-    size: int
-    lines: int
-    torn: int
-    ended: int
-    next_no: int            # the next game's number (ids are never reused)
-    hot: list               # the ids in games_dir, oldest first (all but the newest wait for the archive)
-    summary: list | None    # the archive's [games, bytes, not synced, newest game's number]; None: not counted
-    free_seen: int | None   # bytes free when littlefs was last asked (None: not yet) ...
-    written: int            # ... and bytes written since
-    warmed: int             # littlefs's allocator warmed this power-on (bower.archive.prepare)
+    # The state, all set here (bower.archive works on it; nothing else
+    # writes it):
+    #   settings      name -> int (bower.archive.DEFAULTS' names) } loaded at
+    #   roster        up to 16 player names (bower.clubsetup)     } boot
+    #   clock_offset  seconds the computer's clock is ahead       }
+    #   warnings      short messages for the user (bower.ui shows them)
+    #   device, low   this device's id (in every game's header); bytes free a
+    #                 game needs to start (make_room makes them)
+    #   fs, open, sync  the os functions used, fs.open or the builtin open,
+    #                 fs.sync (after every write) or a no-op
+    #   settings_path, club_path, games_dir  the files (firmware/STORAGE.md):
+    #                 games_dir holds the newest games' (games_path + id +
+    #                 ".log", ".ck", ".st"); the archive's are beside the
+    #                 settings (past/, past.idx, past.mk)
+    #   gid           the game being recorded (None: none), and: size its
+    #                 log's size (the good part), lines its line count, torn 1
+    #                 if the log may hold bytes past size (a failed append:
+    #                 cut off before the next), ended 1 if its last input
+    #                 ended it
+    #   next_no       the next game's number (ids are never reused)
+    #   hot           the ids in games_dir, oldest first (all but the newest
+    #                 wait for the archive)
+    #   summary       the archive's [games, bytes, not synced, newest game's
+    #                 number] (None: not counted yet)
+    #   free_seen     bytes free when littlefs was last asked (None: not yet);
+    #                 written: bytes written since
+    #   warmed        littlefs's allocator warmed this power-on (bower.archive.prepare)
 
     def __init__(self, root="/", fs=None, device="", low=32768):
         # ``fs``: the os functions used here plus ``open`` (default: os and
@@ -84,7 +80,10 @@ class Store:
         self.device = device
         self.low = low
         self.warnings = []
+        self.settings = {}
+        self.roster = []
         self.gid = None
+        self.clock_offset = self.size = self.lines = self.torn = self.ended = self.next_no = 0
         self._k = None    # a checkpoint to write when idle: (game id, its payload)
         self.hot = []
         self.summary = self.free_seen = None

@@ -35,7 +35,7 @@ class LoopTransport:
     def write(self, data):
         self.sent.append(data)
         out = []
-        self.link._w = out.append
+        self.link.write = out.append
         self.link.feed(data)
         replies = b"".join(out).splitlines(keepends=True)
         if self.mangle:
