@@ -26,21 +26,6 @@ def _gid(s):
         return s
 
 
-def check_names(names):
-    # The roster if valid: a list of at most 16 distinct names of 1 to 8
-    # printable ASCII characters, no space at either end.
-    # :raises ValueError: naming the bad name.
-    if type(names) is not list or len(names) > 16:
-        raise ValueError("at most 16 names")
-    for n in names:
-        # (min and max of the bytes: of the str, each character would be a
-        # string of its own on MicroPython)
-        if not (isinstance(n, str) and 0 < len(n) < 9 and n.strip() == n and min(n.encode()) >= 32
-                and max(n.encode()) <= 126) or names.count(n) > 1:
-            raise ValueError("bad name %r" % (n,))
-    return names
-
-
 def _settings(d):
     s = dict(DEFAULTS)
     s.update(d)
@@ -86,6 +71,7 @@ def boot(st, r):
             except OSError:
                 pass
     st.settings, st.roster, st.clock_offset, n, e = dict(DEFAULTS), [], 0, 1, "corrupt"
+    from bower.names import check_names   # (given back with this module: Store.trim)
     try:
         s = st.rec_file(st.settings_path)
         if s is None:
@@ -168,7 +154,8 @@ def set_clock_offset(st, seconds):
 
 
 def set_roster(st, names):
-    # :raises ValueError: see check_names; nothing changes.
+    # :raises ValueError: see bower.names.check_names; nothing changes.
+    from bower.names import check_names
     r = check_names(names)[:]
     _room(st, _save, st, None, r)
     st.roster = r

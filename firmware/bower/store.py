@@ -41,7 +41,7 @@ class Store:
     # The state, all set here (bower.archive works on it; nothing else
     # writes it):
     #   settings      name -> int (bower.archive.DEFAULTS' names) } loaded at
-    #   roster        up to 16 player names (bower.clubsetup)     } boot
+    #   roster        up to 16 player names (bower.names)         } boot
     #   clock_offset  seconds the computer's clock is ahead       }
     #   warnings      short messages for the user (bower.ui shows them)
     #   device, low   this device's id (in every game's header); bytes free a
@@ -132,7 +132,7 @@ class Store:
         _archive().save_settings(self, d)
 
     def set_roster(self, names):
-        """Write the roster, then keep it. :raises ValueError (see bower.clubsetup.check_names), OSError."""
+        """Write the roster, then keep it. :raises ValueError (see bower.names.check_names), OSError."""
         _archive().set_roster(self, names)
 
     def set_clock_offset(self, seconds):
@@ -213,10 +213,11 @@ class Store:
         return a.prepare(self) if a else False
 
     def trim(self):
-        # Give bower.archive's heap back (a hand only records); it loads
-        # again when used.
+        # Give bower.archive's heap back (a hand only records), and the name
+        # rule's that its boot loaded; they load again when used.
         from bower import unload
         unload("bower.archive")
+        unload("bower.names")
 
     def rec_file(self, p, x=None, ext=""):
         # Without ``x``: a small file's payload, None if it is missing
