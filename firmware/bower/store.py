@@ -24,7 +24,7 @@
 # reading, space) call bower.archive's function of the same name with the
 # store first, the archive loaded on first use and given back by ``trim``
 # (the app calls it when a hand is shown). bower.archive works on the
-# state declared below and on ``rec_file``, ``game_state`` and ``append``;
+# state Store.__init__ sets and on ``rec_file``, ``game_state`` and ``append``;
 # nothing else writes it. Every identifier of a module imported from source
 # stays interned, so locals here are short.
 
@@ -38,25 +38,24 @@ def _archive():
 
 
 class Store:
-    # The state, all set here (bower.archive works on it; nothing else
-    # writes it):
-    #   settings      name -> int (bower.archive.DEFAULTS' names) } loaded at
-    #   roster        up to 16 player names (bower.names)         } boot
-    #   clock_offset  seconds the computer's clock is ahead       }
+    # The state, all set in __init__ (bower.archive works on it too; no other
+    # module writes it):
+    #   settings      name -> int (bower.archive.DEFAULTS' names); roster: up
+    #                 to 16 player names (bower.names); clock_offset: seconds
+    #                 the computer's clock is ahead (all three loaded at boot)
     #   warnings      short messages for the user (bower.ui shows them)
     #   device, low   this device's id (in every game's header); bytes free a
     #                 game needs to start (make_room makes them)
-    #   fs, open, sync  the os functions used, fs.open or the builtin open,
+    #   fs, open, sync  the os functions used; fs.open or the builtin open;
     #                 fs.sync (after every write) or a no-op
     #   settings_path, club_path, games_dir  the files (firmware/STORAGE.md):
     #                 games_dir holds the newest games' (games_path + id +
     #                 ".log", ".ck", ".st"); the archive's are beside the
     #                 settings (past/, past.idx, past.mk)
-    #   gid           the game being recorded (None: none), and: size its
-    #                 log's size (the good part), lines its line count, torn 1
-    #                 if the log may hold bytes past size (a failed append:
-    #                 cut off before the next), ended 1 if its last input
-    #                 ended it
+    #   gid           the game being recorded (None: none); size: its log's
+    #                 size (the good part); lines: its line count; torn: 1 if
+    #                 the log may hold bytes past size (a failed append, cut
+    #                 off before the next); ended: 1 if its last input ended it
     #   next_no       the next game's number (ids are never reused)
     #   hot           the ids in games_dir, oldest first (all but the newest
     #                 wait for the archive)

@@ -118,3 +118,17 @@ def test_the_name_rule_is_written_once():
             check_names(players)
         with pytest.raises(ValueError, match="bad name"):
             check(dict(setup, players=players))
+
+
+def test_the_ui_tests_memory_store_keeps_to_the_store_api():
+    # tests/firmware/uikit.py's MemStore stands in for Store in the UI
+    # tests: each method it has, Store has, with the same parameters.
+    import inspect
+
+    from bower.store import Store
+    from uikit import MemStore
+
+    for name, f in vars(MemStore).items():
+        if callable(f) and not name.startswith("_"):
+            assert hasattr(Store, name), name
+            assert inspect.signature(f) == inspect.signature(getattr(Store, name)), name
