@@ -61,3 +61,26 @@ def test_types_device_micropython():
     # fails; fixing one shrinks it (rewrite it with --writebaseline).
     _run([_tool("basedpyright"), "-p", "pyrightconfig.micropython.json", "-t", stubs,
           "--baselinefile", ".basedpyright/device-baseline.json"])
+
+
+def test_types_device_reject_a_store_method_that_does_not_exist(tmp_path):
+    # The device run's settings on a two-line file: a Store method that
+    # exists type-checks, one that does not is an error (Store forwarded
+    # every missing name through __getattr__ before issue 24, so pyright
+    # took any call; tests/firmware/test_one_owner.py keeps class
+    # __getattr__ out of engine/ and firmware/).
+    import json
+
+    stubs = sysconfig.get_paths()["purelib"]
+    (tmp_path / "use_store.py").write_text(
+        "from bower.store import Store\n"
+        "s = Store('/')\n"
+        "s.resume()\n"
+        "s.no_such_thing(1, 2, 3)\n")
+    cfg = {"include": ["use_store.py"], "typeCheckingMode": "standard", "reportMissingModuleSource": "none",
+           "extraPaths": [os.path.join(REPO_ROOT, d) for d in ("engine", "firmware", "firmware/lib")]}
+    (tmp_path / "pyrightconfig.json").write_text(json.dumps(cfg))
+    proc = subprocess.run([_tool("basedpyright"), "-p", str(tmp_path / "pyrightconfig.json"), "-t", stubs],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT)
+    errors = [ln for ln in proc.stdout.splitlines() if " - error: " in ln]
+    assert len(errors) == 1 and "use_store.py:4:" in errors[0] and "no_such_thing" in errors[0], proc.stdout

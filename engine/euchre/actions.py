@@ -100,12 +100,12 @@ TURN_CARD = 2    # ... card mode, the chance outcome
 # How a quick hand ended, by its code in QUICK's flag (euchre.quick: the
 # code plus 8 times the way a partnership's maker played; 0, a hand's
 # start: ``quick N``).
-_QUICK = ("", "made", "march", "euchred", "defended", "renege")
-
-_WORDS = ("", "pass", "order", "call", "name", "turn", "alone", "partner",
-          "discard", "give", "defend", "throwin", "won", "claim", "renege",
-          "reveal", "tricks", "redeal", "up", "deal", "farmers", "twos",
-          "acenoface", "ninetens", "notrick", "accept", "quick", "amend")
+QUICK_ENDS = ("", "made", "march", "euchred", "defended", "renege")
+# Each kind's word, by kind: an action's text starts with it (action_name).
+WORDS = ("", "pass", "order", "call", "name", "turn", "alone", "partner",
+         "discard", "give", "defend", "throwin", "won", "claim", "renege",
+         "reveal", "tricks", "redeal", "up", "deal", "farmers", "twos",
+         "acenoface", "ninetens", "notrick", "accept", "quick", "amend")
 # The argument each kind takes: - card played, n none, o [suit] [alone
 # [best]], c suit [alone [best]], s suit, t turn, k card, p seat or none,
 # i count, u suit or card, d dealt cards, m seats (a bit mask), q quick,
@@ -147,7 +147,7 @@ def action_name(a):
     t = _ARGS[kind]
     if t == "-":
         return card_name(arg)
-    w = _WORDS[kind]
+    w = WORDS[kind]
     if t == "n" or (t == "t" and flag == TURN_ASK):
         return w
     if t == "p" or (t == "q" and not flag):
@@ -158,7 +158,7 @@ def action_name(a):
         return w + " %d" % (arg + 64 * flag)
     if t == "q":
         # quick E [N] [alone [best]] [notrick N ...]
-        w += " " + _QUICK[flag % 8]
+        w += " " + QUICK_ENDS[flag % 8]
         if flag % 8 == 5:   # (renege: the seat)
             w += " %d" % arg
             arg = 0
@@ -189,8 +189,8 @@ def parse_action(text):
         raise ValueError(error_text("action", text))
     words = text.split()
     w = words[0].lower() if words else ""
-    if w and w in _WORDS:
-        kind = _WORDS.index(w)
+    if w and w in WORDS:
+        kind = WORDS.index(w)
     elif len(words) == 1 and 2 <= len(w) <= 3:
         return parse_card(w) << 5, None
     else:
@@ -213,11 +213,11 @@ def parse_action(text):
                 raise ValueError
             return action(kind, arg, _HOW.index(" " + " ".join(rest).lower() if rest else "")), None
         flag = 0
-        if t == "q" and (n > 1 or rest and rest[0].lower() in _QUICK):
+        if t == "q" and (n > 1 or rest and rest[0].lower() in QUICK_ENDS):
             # a quick hand's end: quick E [N] [alone [best]] [notrick N ...]
             rest = " ".join(rest).lower().split(" notrick ")
             words = rest[0].split(" ")
-            end = _QUICK.index(words[0])
+            end = QUICK_ENDS.index(words[0])
             arg = 0
             if end == 5:   # (renege: the seat)
                 x = words.pop(1)

@@ -1,9 +1,10 @@
 # The rest of bower.store's Store API, as functions taking the store first:
 # boot (clean up, load the settings), resume, new game, settings, the link's
-# listing, reading and marking synced, space. The store loads this module
-# on first use of a name in its _ARCHIVE (``store.games()`` is
+# listing, reading and marking synced, space. Store's method of the same
+# name loads this module on first use (``store.games()`` is
 # ``games(store)``) and gives it back (``Store.trim``, when a hand is shown:
-# then only ``record`` runs). It imports nothing of bower.store.
+# then only ``record`` runs). It works on the store's public state (declared
+# in bower.store's Store) and imports nothing of bower.store.
 # firmware/STORAGE.md describes the files.
 #
 # A full flash (OSError 28): every write here removes synced games and tries
@@ -25,21 +26,6 @@ def _gid(s):
         return s
 
 
-def check_names(names):
-    # The roster if valid: a list of at most 16 distinct names of 1 to 8
-    # printable ASCII characters, no space at either end.
-    # :raises ValueError: naming the bad name.
-    if type(names) is not list or len(names) > 16:
-        raise ValueError("at most 16 names")
-    for n in names:
-        # (min and max of the bytes: of the str, each character would be a
-        # string of its own on MicroPython)
-        if not (isinstance(n, str) and 0 < len(n) < 9 and n.strip() == n and min(n.encode()) >= 32
-                and max(n.encode()) <= 126) or names.count(n) > 1:
-            raise ValueError("bad name %r" % (n,))
-    return names
-
-
 def _settings(d):
     s = dict(DEFAULTS)
     s.update(d)
@@ -49,7 +35,7 @@ def _settings(d):
     return s
 
 
-def _boot(st, r):
+def boot(st, r):
     # Remove what interrupted writes left, load the settings record
     # (defaults with a warning if it is corrupt or missing). A new device
     # (no games directory yet) writes nothing: its defaults are what no
@@ -57,8 +43,8 @@ def _boot(st, r):
     # The games directory holds the newest games only (the archive, past/,
     # the rest): what is listed here does not grow with the games stored.
     fs = st.fs
-    d = st._d
-    g = st._g
+    d = st.games_dir
+    g = st.games_path
     try:
         fs.mkdir(r)
     except OSError:
@@ -85,8 +71,9 @@ def _boot(st, r):
             except OSError:
                 pass
     st.settings, st.roster, st.clock_offset, n, e = dict(DEFAULTS), [], 0, 1, "corrupt"
+    from bower.names import check_names   # (given back with this module: Store.trim)
     try:
-        s = st._rec(st._f)
+        s = st.rec_file(st.settings_path)
         if s is None:
             e = "missing"
         else:
@@ -96,10 +83,10 @@ def _boot(st, r):
         pass
     if e:
         top = max(top, _sum(st)[3])  # the archive's newest game
-    st._next = max(n, top + 1)  # ids are never reused
+    st.next_no = max(n, top + 1)  # ids are never reused
     # Every game here but the newest goes to the archive when the app is
     # next idle (a power cut stopped its move, or firmware before the archive).
-    st._h = sorted(hot, key=_num)  # the games directory's games, kept up to date from here
+    st.hot = sorted(hot, key=_num)  # the games directory's games, kept up to date from here
     if e == "corrupt" or e and not new:
         st.warnings.append("settings reset: file " + e)  # (e is a str here)
         try:
@@ -144,9 +131,9 @@ def _room(st, fn, *a):
 
 def _save(st, s=None, r=None, c=None, n=None):
     # The settings record with the store's values, or those given.
-    st._rec(st._f, {"settings": st.settings if s is None else s,
+    st.rec_file(st.settings_path, {"settings": st.settings if s is None else s,
                     "roster": st.roster if r is None else r,
-                    "clock": st.clock_offset if c is None else c, "next": n or st._next})
+                    "clock": st.clock_offset if c is None else c, "next": n or st.next_no})
 
 
 # Each setter writes first and changes the store's attribute after, so a
@@ -167,7 +154,8 @@ def set_clock_offset(st, seconds):
 
 
 def set_roster(st, names):
-    # :raises ValueError: see check_names; nothing changes.
+    # :raises ValueError: see bower.names.check_names; nothing changes.
+    from bower.names import check_names
     r = check_names(names)[:]
     _room(st, _save, st, None, r)
     st.roster = r
@@ -177,7 +165,7 @@ def set_roster(st, names):
 
 def has_club(st):
     try:
-        st.fs.stat(st._c)
+        st.fs.stat(st.club_path)
         return True
     except OSError:
         return False
@@ -187,7 +175,7 @@ def club(st):
     # The pushed round setup, or None (none, or a damaged file).
     try:
         from bower.clubsetup import check
-        return check(st._rec(st._c))
+        return check(st.rec_file(st.club_path))
     except (ValueError, AttributeError):
         return None
 
@@ -197,24 +185,24 @@ def set_club(st, d):
     # :raises ValueError: not a valid setup; OSError: not written.
     if d is None:
         try:
-            st.fs.remove(st._c)
+            st.fs.remove(st.club_path)
         except OSError:
             pass
         return
     from bower.clubsetup import check
-    _room(st, st._rec, st._c, check(d))
+    _room(st, st.rec_file, st.club_path, check(d))
 
 
 # ----- games -----------------------------------------------------------------
 
 def _cur(st):
     # The newest game's (id, .st state) if its log is on flash, else None.
-    gid = "g%04d" % (st._next - 1)
+    gid = "g%04d" % (st.next_no - 1)
     try:
-        st.fs.stat(st._g + gid + ".log")
+        st.fs.stat(st.games_path + gid + ".log")
     except OSError:
         return None
-    return gid, st._st(gid)
+    return gid, st.game_state(gid)
 
 
 def new_game(st, game, started=0):
@@ -230,11 +218,11 @@ def new_game(st, game, started=0):
     c = _cur(st)
     if c and (c[1]["state"] == "playing" or c[1].get("open")):
         # Finished if it ended (its mark may have found no room), else abandoned.
-        end = c[1]["state"] != "playing" or c[0] == st._id and st._fin
-        _room(st, st._st, c[0], "finished" if end else "abandoned")
-    gid = "g%04d" % st._next
-    _room(st, _save, st, None, None, None, st._next + 1)
-    st._next += 1
+        end = c[1]["state"] != "playing" or c[0] == st.gid and st.ended
+        _room(st, st.game_state, c[0], "finished" if end else "abandoned")
+    gid = "g%04d" % st.next_no
+    _room(st, _save, st, None, None, None, st.next_no + 1)
+    st.next_no += 1
     h = header_payload(game)
     c2 = getattr(game, "club", None)
     if c2:
@@ -244,13 +232,13 @@ def new_game(st, game, started=0):
     h["started"] = started
     b = encode_line(h).encode()
     try:
-        st.fs.mkdir(st._d)  # not made at boot if the flash was full
+        st.fs.mkdir(st.games_dir)  # not made at boot if the flash was full
     except OSError:
         pass
-    _room(st, st._rec, st._g + gid, b, ".log")  # the game exists, or not at all
-    st._id, st._z, st._n, st._t, st._fin = gid, len(b), 1, 0, 0
-    st._h.append(gid)   # (the game before goes to the archive when the app is next idle: tidy)
-    st._w += 8192   # its log's block and its checkpoint's (free space, roughly)
+    _room(st, st.rec_file, st.games_path + gid, b, ".log")  # the game exists, or not at all
+    st.gid, st.size, st.lines, st.torn, st.ended = gid, len(b), 1, 0, 0
+    st.hot.append(gid)   # (the game before goes to the archive when the app is next idle: tidy)
+    st.written += 8192   # its log's block and its checkpoint's (free space, roughly)
     return gid
 
 
@@ -261,14 +249,14 @@ def prepare(st):
     # game's first write would pay it on the OK that starts the game. A
     # directory made here (the games directory on a new device, else one
     # made and removed) pays it while the menus wait. True if it ran.
-    if st._p:
+    if st.warmed:
         return False
-    st._p = 1
+    st.warmed = 1
     fs = st.fs
     try:
-        fs.mkdir(st._d)
+        fs.mkdir(st.games_dir)
     except OSError:
-        p = st._g + "a.tmp"
+        p = st.games_path + "a.tmp"
         try:
             fs.mkdir(p)
         except OSError:
@@ -286,19 +274,19 @@ def tidy(st):
     # directory moved to the archive, the free space asked of littlefs
     # once (its answer costs a walk of the whole filesystem), the archive's
     # games counted (its index read). False once nothing is left.
-    c = "g%04d" % (st._next - 1)
-    q = [g for g in st._h if g != c]
-    n = len(st._h)
+    c = "g%04d" % (st.next_no - 1)
+    q = [g for g in st.hot if g != c]
+    n = len(st.hot)
     if q:
         _arc(st, q[:4])
-        if len(st._h) < n:
+        if len(st.hot) < n:
             return True
         # (none moved: no room, an error; tried again when next idle)
     try:
-        if st._v is None:
+        if st.free_seen is None:
             _free(st)
             return True
-        if st._u is None:
+        if st.summary is None:
             _sum(st)    # what HELLO and the storage screen show, ready
             return True
     except OSError:
@@ -308,7 +296,7 @@ def tidy(st):
 
 def _pa(st, x):
     # The path of the archive's ``x`` ("past/", "past.idx", "past.mk").
-    return st._f[:-8] + x
+    return st.settings_path[:-8] + x
 
 
 def _arc(st, ids):
@@ -321,24 +309,24 @@ def _arc(st, ids):
     fs = st.fs
     try:
         k = _sum(st)[3]
-        u = st._u
+        u = st.summary
         b = []
         q = []
         for gid in ids:
-            p = st._g + gid + ".log"
+            p = st.games_path + gid + ".log"
             try:
                 c = _crc(st, p)
                 z = fs.stat(p)[6]
             except OSError as e:
                 if e.args[0] != 2:
                     break  # the rest waits (the index stays in id order)
-                st._h.remove(gid)  # not there (removed to make room)
+                st.hot.remove(gid)  # not there (removed to make room)
                 continue
             if _num(gid) <= k and not _find(st, gid):
                 continue  # older than the index's newest: stays here (listed from here)
             q.append(gid)
             if _num(gid) > k:
-                s = st._st(gid)
+                s = st.game_state(gid)
                 y = s.get("synced") == c
                 # The index line: 32 bytes (firmware/STORAGE.md).
                 b.append(("%-10s %07d %s %s %d\n" % (gid, z, c, "f" if s["state"] == "finished" else "a",
@@ -355,15 +343,15 @@ def _arc(st, ids):
         except OSError:
             pass
         for gid in q:
-            fs.rename(st._g + gid + ".log", _pa(st, "past/") + gid + ".log")
-            st._h.remove(gid)
+            fs.rename(st.games_path + gid + ".log", _pa(st, "past/") + gid + ".log")
+            st.hot.remove(gid)
             for x in (".st", ".ck"):
                 try:
-                    fs.remove(st._g + gid + x)
+                    fs.remove(st.games_path + gid + x)
                 except OSError:
                     pass
     except OSError:
-        st._u = None  # (counted again when asked)
+        st.summary = None  # (counted again when asked)
 
 
 def resume(st):
@@ -376,7 +364,7 @@ def resume(st):
         # Ended, but the power went before the "finished" mark: the
         # game-over screen was up (``over`` brings it back).
         try:
-            st._st(c[0], "finished", None, 1)
+            st.game_state(c[0], "finished", None, 1)
         except OSError:
             return r  # no room for the mark: the finished game, as over() would
         return None
@@ -397,37 +385,37 @@ def ack(st, hand_no):
     # The result shown before hand ``hand_no`` was acknowledged (OK): a
     # reboot between hands brings back that hand's first screen, not the
     # result again. Kept in the game's .st record.
-    gid = st._id
+    gid = st.gid
     if gid:
-        s = st._st(gid)
+        s = st.game_state(gid)
         s["ack"] = hand_no
-        st._rec(st._g + gid + ".st", s)
+        st.rec_file(st.games_path + gid + ".st", s)
 
 
 def acked(st):
     # The hand number ``ack`` last stored for the current game (0: none).
-    gid = st._id
-    return st._st(gid).get("ack", 0) if gid else 0
+    gid = st.gid
+    return st.game_state(gid).get("ack", 0) if gid else 0
 
 
 def close(st):
     # The game-over screen was left: a reboot no longer shows it, and the
     # game is no longer the one being recorded. With no room for the mark,
     # a reboot shows that screen once more (and new_game marks it).
-    gid = st._id
+    gid = st.gid
     try:
-        if gid and st._fin:
-            st._st(gid, "finished")
-        st._id = None
+        if gid and st.ended:
+            st.game_state(gid, "finished")
+        st.gid = None
     except OSError:
         pass
 
 
 def _open(st, gid):
     # Load the game ``gid`` from its checkpoint and make it the current one.
-    p = st._g + gid
+    p = st.games_path + gid
     try:
-        ck = st._rec(p + ".ck")
+        ck = st.rec_file(p + ".ck")
     except ValueError:
         ck = None
     try:
@@ -436,32 +424,32 @@ def _open(st, gid):
     except ValueError as e:
         st.warnings.append("%s %s: not resumed" % (gid, e))
         return None
-    st._id, st._z, st._n, st._t, st._fin = gid, info["size"], info["lines"], 0, 1 if game.result else 0
+    st.gid, st.size, st.lines, st.torn, st.ended = gid, info["size"], info["lines"], 0, 1 if game.result else 0
     if info["dropped"]:
         st.warnings.append(gid + " " + info["dropped"])
         try:
-            _room(st, _trim, st, p, info["size"])
+            _room(st, trim_log, st, p, info["size"])
         except OSError:
             # No room to cut it off: the next input does (or is refused).
-            st._t = 1
+            st.torn = 1
             _full(st)
     return game, info
 
 
-def _trim(st, p, n):
+def trim_log(st, p, n):
     # Keep the first ``n`` bytes of log ``p``: copy them, rename over (the
     # copy needs room for them; nothing to do if the log has ``n`` bytes).
     if st.fs.stat(p + ".log")[6] == n:
         return
     _head(st, p + ".log", p + ".tmp", n)
-    st._s()
+    st.sync()
 
 
 def _head(st, src, tmp, n, tail=b""):
     # File ``src`` becomes its first ``n`` bytes, then ``tail``: they are
     # copied to ``tmp``, renamed over it. A failed copy leaves ``src`` whole.
     try:
-        with st._o(src, "rb") as f, st._o(tmp, "wb") as t:
+        with st.open(src, "rb") as f, st.open(tmp, "wb") as t:
             while n > 0:
                 b = f.read(min(n, 256))
                 t.write(b)
@@ -477,19 +465,19 @@ def _head(st, src, tmp, n, tail=b""):
         raise
 
 
-def _again(st, game, p, b, e):
+def append_again(st, game, p, b, e):
     # Store.record's append failed with ``e``. Flash full: synced games are
     # removed and it is written after all. Else the log is as it was (its
-    # bytes past ``_z`` are cut off first thing next time), the .st too (a
+    # bytes past ``size`` are cut off first thing next time), the .st too (a
     # game whose end was being undone is finished again), and ``e`` raises.
     try:
         if e.args[0] == 28 and make_room(st, _free(st, 1) + 1):
-            return _room(st, st._put, game, p, b)
+            return _room(st, st.append, game, p, b)
     except OSError as x:
         e = x
-    if st._fin:
+    if st.ended:
         try:
-            st._st(st._id, "finished", None, 1)
+            st.game_state(st.gid, "finished", None, 1)
         except OSError:
             pass
     raise e
@@ -499,9 +487,9 @@ def load_full(st):
     # The current game replayed from its first event (to undo past the
     # checkpoint a resume started from).
     # :raises ValueError: a corrupt line or none being recorded.
-    if not st._id:
+    if not st.gid:
         raise ValueError("no game")
-    return _load(st, st._id, None)[0]
+    return _load(st, st.gid, None)[0]
 
 
 def _load(st, gid, ck):
@@ -509,7 +497,7 @@ def _load(st, gid, ck):
     # it; None if ``ck`` is stale (an undo went back past it).
     # :raises ValueError: a corrupt line before the last, or one the rules refuse.
     from euchre.game import game_from_header  # the engine: not needed to boot to home
-    with st._o(st._g + gid + ".log", "rb") as f:
+    with st.open(st.games_path + gid + ".log", "rb") as f:
         b = f.readline()
         hd = decode_line(b.decode(), 1)
         game = game_from_header(hd)
@@ -577,14 +565,14 @@ def _load(st, gid, ck):
 # enough to live in its directory's metadata, so an append erases
 # nothing). So no press and no sync request lists or opens every game: a
 # listing reads the index (a few KB for a full flash), a game is found by a
-# binary search of it, and what HELLO says is counted once and kept (_u).
+# binary search of it, and what HELLO says is counted once and kept (``summary``).
 # A line cut short (a failed append) is ignored and cut off before the next
 # append.
 
 def _crc(st, p):
     # CRC-32 of file ``p`` as 8 hex digits (OSError: no such file).
     c = 0
-    with st._o(p, "rb") as f:
+    with st.open(p, "rb") as f:
         while True:
             b = f.read(256)
             if not b:
@@ -596,7 +584,7 @@ def _add(st, p, b, w):
     # Append ``b`` (whole lines of ``w`` bytes) to ``p``, after cutting off
     # what a failed append left (a part of a line: the whole lines copied,
     # the copy renamed over). Returns the file's size now.
-    with st._o(p, "ab") as f:
+    with st.open(p, "ab") as f:
         z = f.seek(0, 2)
         if not z % w:
             f.write(b)
@@ -604,7 +592,7 @@ def _add(st, p, b, w):
     if z % w:
         z -= z % w
         _head(st, p, p + ".tmp", z, b)
-    st._s()
+    st.sync()
     return z + len(b)
 
 
@@ -637,7 +625,7 @@ def _marks(st):
     # {game number: "S" synced or "X" removed} from past.mk.
     m = {}
     try:
-        with st._o(_pa(st, "past.mk"), "rb") as f:
+        with st.open(_pa(st, "past.mk"), "rb") as f:
             b = f.read()
     except OSError:
         return m
@@ -674,7 +662,7 @@ def _pack(st):
     i = _pa(st, "past.idx")
     p = i + ".tmp"
     try:
-        with st._o(i, "rb") as f, st._o(p, "wb") as t:
+        with st.open(i, "rb") as f, st.open(p, "wb") as t:
             while True:
                 b = f.read(512)
                 if not b:
@@ -699,7 +687,7 @@ def _pack(st):
             except OSError:
                 pass
     st.fs.remove(_pa(st, "past.mk"))
-    st._s()
+    st.sync()
 
 
 def each(st, hot=1, m=None):
@@ -711,7 +699,7 @@ def each(st, hot=1, m=None):
         m = {} if hot == 2 else _marks(st)
     k = _sum(st)[3] if hot == 2 else 0
     try:
-        f = None if hot == 2 else st._o(_pa(st, "past.idx"), "rb")
+        f = None if hot == 2 else st.open(_pa(st, "past.idx"), "rb")
     except OSError:
         f = None
     if f:
@@ -725,15 +713,15 @@ def each(st, hot=1, m=None):
                     e.append(0)
                     yield e
     if hot:
-        for gid in st._h[:]:
+        for gid in st.hot[:]:
             if _new(st, gid, k):
-                p = st._g + gid + ".log"
+                p = st.games_path + gid + ".log"
                 try:
                     c = _crc(st, p)
                     z = st.fs.stat(p)[6]
                 except OSError:
                     continue
-                s = st._st(gid)
+                s = st.game_state(gid)
                 t = s["state"]
                 if t not in ("finished", "abandoned"):
                     t = "playing"   # (a damaged .st: as a missing one)
@@ -748,7 +736,7 @@ def listing(st):
     for n, x in _marks(st).items():
         m[b"g%04d" % n] = x
     try:
-        f = st._o(_pa(st, "past.idx"), "rb")
+        f = st.open(_pa(st, "past.idx"), "rb")
     except OSError:
         f = None
     if f:
@@ -785,12 +773,12 @@ def games(st):
 def _sum(st):
     # The archive's [games, bytes, not synced, newest game's number],
     # counted once (a read of the index) and then kept up to date.
-    u = st._u
+    u = st.summary
     if u is None:
         u = [0, 0, 0, 0]
         m = _marks(st)
         try:
-            with st._o(_pa(st, "past.idx"), "rb") as f:
+            with st.open(_pa(st, "past.idx"), "rb") as f:
                 for e in _lines(f):
                     u[3] = n = _num(e[0])
                     x = m.get(n)
@@ -800,15 +788,15 @@ def _sum(st):
                         u[2] += not (e[4] or x)
         except OSError:
             pass
-        st._u = u
+        st.summary = u
     return u
 
 
 def count(st):
     # How many games ``each`` lists.
     k = _sum(st)[3]
-    n = st._u[0]
-    for g in st._h:
+    n = st.summary[0]
+    for g in st.hot:
         n += _new(st, g, k)
     return n
 
@@ -817,7 +805,7 @@ def _find(st, gid):
     # The archive's index entry of ``gid`` (marks applied), or None.
     n = _num(gid)
     try:
-        with st._o(_pa(st, "past.idx"), "rb") as f:
+        with st.open(_pa(st, "past.idx"), "rb") as f:
             lo, hi = 0, f.seek(0, 2) // 32
             while lo < hi:
                 i = (lo + hi) // 2
@@ -847,11 +835,11 @@ def read(st, gid, offset, n):
     if not _gid(gid):
         raise ValueError("bad game id")
     p = "/" + gid + ".log"
-    a, b = (st._g, _pa(st, "past/")) if gid in st._h else (_pa(st, "past/"), st._g)
+    a, b = (st.games_path, _pa(st, "past/")) if gid in st.hot else (_pa(st, "past/"), st.games_path)
     try:
-        f = st._o(a + p[1:], "rb")
+        f = st.open(a + p[1:], "rb")
     except OSError:
-        f = st._o(b + p[1:], "rb")
+        f = st.open(b + p[1:], "rb")
     with f:
         f.seek(max(0, offset))
         return f.read(max(0, n))
@@ -879,7 +867,7 @@ def mark_many(st, pairs):
         r = None
         if _gid(gid):
             crc = crc.lower()
-            e = None if gid in st._h and _num(gid) > k else _find(st, gid)
+            e = None if gid in st.hot and _num(gid) > k else _find(st, gid)
             if e:
                 # Archived: its log never changes; a mark says it is synced.
                 r = e[2] == crc
@@ -887,16 +875,16 @@ def mark_many(st, pairs):
                     ids.append(gid)
             else:
                 try:
-                    r = _crc(st, st._g + gid + ".log") == crc
+                    r = _crc(st, st.games_path + gid + ".log") == crc
                 except OSError:
                     pass
                 if r:
-                    _room(st, st._st, gid, None, crc)
+                    _room(st, st.game_state, gid, None, crc)
         out.append(r)
     if ids:
         _room(st, _mark, st, "S", ids)
-        if st._u:
-            st._u[2] -= len(ids)
+        if st.summary:
+            st.summary[2] -= len(ids)
     return out
 
 
@@ -906,12 +894,12 @@ def usage(st):
     # read for it but the games directory's logs' sizes (the one being
     # recorded: known).
     n = _sum(st)[1]
-    for g in st._h:
-        if g == st._id:
-            n += st._z
+    for g in st.hot:
+        if g == st.gid:
+            n += st.size
         else:
             try:
-                n += st.fs.stat(st._g + g + ".log")[6]
+                n += st.fs.stat(st.games_path + g + ".log")[6]
             except OSError:
                 pass
     return n, _free(st)
@@ -922,14 +910,14 @@ def _free(st, now=0):
     # since (a game start counts its new files' blocks); 0 at least. Asked
     # of littlefs again with ``now`` (or never asked yet): its statvfs
     # counts every block in use, so its time grows with what is stored.
-    if now or st._v is None:
+    if now or st.free_seen is None:
         try:
-            v = st.fs.statvfs(st._d)
+            v = st.fs.statvfs(st.games_dir)
         except OSError:
-            v = st.fs.statvfs(st._f[:-8])  # the root: no games directory yet
-        st._v = max(0, v[1] * v[4])
-        st._w = 0
-    return max(0, st._v - st._w)
+            v = st.fs.statvfs(st.settings_path[:-8])  # the root: no games directory yet
+        st.free_seen = max(0, v[1] * v[4])
+        st.written = 0
+    return max(0, st.free_seen - st.written)
 
 
 def low_space(st):
@@ -939,7 +927,7 @@ def low_space(st):
 def _gone(e, st, every):
     # May make_room remove this game? Never the one being recorded or one
     # in play; one not synced only if ``every``.
-    return (e[4] or every) and e[3] != "playing" and e[0] != st._id
+    return (e[4] or every) and e[3] != "playing" and e[0] != st.gid
 
 
 def make_room(st, need=0, every=0):
@@ -975,7 +963,7 @@ def make_room(st, need=0, every=0):
                 late = 1  # no room for the marks: after the logs went
         for e in pick:
             tried.append(e[0])
-            p = (st._g if e[5] else _pa(st, "past/")) + e[0]
+            p = (st.games_path if e[5] else _pa(st, "past/")) + e[0]
             try:
                 st.fs.remove(p + ".log")
             except OSError as x:
@@ -987,15 +975,15 @@ def make_room(st, need=0, every=0):
                         st.fs.remove(p + x)
                     except OSError:
                         pass
-                if e[0] in st._h:
-                    st._h.remove(e[0])
+                if e[0] in st.hot:
+                    st.hot.remove(e[0])
             out.append(e[0])
         if late:
             try:
                 _mark(st, "X", arc)
             except OSError:
                 pass  # listed until a removal finds room for its mark
-        st._u = None
+        st.summary = None
         fr = _free(st, 1)
     return out
 
@@ -1005,15 +993,15 @@ def unsynced(st, every=1):
     # remove, or (``every`` 0) all, the one in play (or being recorded)
     # included: what the storage screen calls "not synced".
     n = _sum(st)[2]
-    k = st._u[3]
-    for gid in st._h:
+    k = st.summary[3]
+    for gid in st.hot:
         if _new(st, gid, k):
-            p = st._g + gid + ".log"
+            p = st.games_path + gid + ".log"
             try:
                 c = _crc(st, p)
             except OSError:
                 continue
-            s = st._st(gid)
+            s = st.game_state(gid)
             if s.get("synced") != c:
                 n += not every or _gone([gid, 0, c, s["state"], 0], st, 1)
     return n

@@ -1,7 +1,8 @@
 # A club round's setup as the link receives it and the store keeps it
 # (bower.club shows and starts it): the fields and their check; and a
-# minutes round's clock. Imports nothing of the app, so the store, the link
-# and the game screens may use it.
+# minutes round's clock. Imports nothing of the app but the name rule
+# (bower.names, a leaf), so the store, the link and the game screens may
+# use it.
 
 SEATS = "NESW"
 MOVES = ("progressive", "fixed", "partners")
@@ -35,11 +36,8 @@ def check(d):
     p = d.get("players")
     if type(p) is not list or len(p) != 4:
         raise ValueError("four players")
-    for n in p:
-        # a roster name (bower.archive.check_names), each once
-        if not (isinstance(n, str) and 0 < len(n) < 9 and n.strip() == n and min(n) >= " "
-                and max(n) <= "~") or p.count(n) > 1:
-            raise ValueError("bad name %r" % (n,))
+    from bower.names import check_names
+    check_names(p, 4)   # roster names, each once
     return d
 
 

@@ -58,7 +58,7 @@ class Link:
     def __init__(self, store, info, write, clock=None, stdin=None):
         self.store = store
         self.info = info
-        self._w = write
+        self.write = write
         if clock is None:
             from time import time as clock
         self.clock = clock

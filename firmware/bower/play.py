@@ -137,7 +137,7 @@ def _kinds(ids):
         elif k in groups:
             groups[k].append(a)
         else:
-            word = A._WORDS[k]
+            word = A.WORDS[k]
             groups[k] = [a]
             label = _DECLARE[word] if word in _DECLARE else _KIND.get(word, word)
             items.append((label + "...", (word, groups[k])))
@@ -395,7 +395,7 @@ def _team_total(g, h, legal, info):
             continue
         acts = _rare(legal, False, k)
         if acts:
-            word = A._WORDS[k]
+            word = A.WORDS[k]
             items.append((_KIND.get(word, word) + "...", (word, acts)))
     if redeal >= 0:
         items.append(("misdeal", redeal))

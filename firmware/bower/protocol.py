@@ -6,7 +6,7 @@
 # what a sync uses.
 #
 # ``line(lk, request)`` answers one complete request line (starting with
-# "#B? ") through ``lk._w``; ``err`` and ``tag`` serve the link's own error
+# "#B? ") through ``lk.write``; ``err`` and ``tag`` serve the link's own error
 # replies.
 
 try:
@@ -122,7 +122,7 @@ def _run(lk, tag, cmd, a):
         # its ids and states are tokens already (checked there).
         _ok(lk, tag, "%d" % st.count())
         h = b"#B! " + tag.encode() + b" GAME "
-        w = lk._w
+        w = lk.write
         for g in st.listing():
             g = h + g
             w(g + b" %08x\n" % (crc32(g) & 0xFFFFFFFF))
@@ -144,9 +144,8 @@ def _run(lk, tag, cmd, a):
     if cmd in ("ROSTER", "CLOCK", "CLUB", "DAMAGED"):
         # The commands that change the device's settings: loaded when one
         # comes (a sync's HELLO, LIST, GET and SYNCED load this module only).
-        import sys
         from bower import protoset
-        if protoset.run(sys.modules["bower.protocol"], lk, tag, cmd, a, st, n):
+        if protoset.run(lk, tag, cmd, a, st, n, _Fail, _num, _ok):
             return
     if cmd in ("GET", "HELLO", "LIST", "SYNCED", "CLOCK", "DAMAGED", "CLUB"):
         raise _Fail("badargs", "wrong number of arguments")
@@ -165,7 +164,7 @@ def _get(lk, tag, gid, off, n):
         raise _Fail("badid", "no game " + gid[:16])
     head = ("#B! %s OK %s %d %d %08x " % (tag, gid, off, len(data), crc32(data) & 0xFFFFFFFF)).encode()
     b64 = b2a_base64(data, newline=False) if data else b"-"
-    w = lk._w
+    w = lk.write
     w(head)
     w(b64)
     w(b" %08x\n" % (crc32(b64, crc32(head)) & 0xFFFFFFFF))
@@ -175,7 +174,7 @@ def _get(lk, tag, gid, off, n):
 
 def _reply(lk, tag, text):
     line = ("#B! " + tag + " " + text).encode()
-    lk._w(line + b" %08x\n" % (crc32(line) & 0xFFFFFFFF))
+    lk.write(line + b" %08x\n" % (crc32(line) & 0xFFFFFFFF))
 
 
 def _ok(lk, tag, text):

@@ -1,8 +1,9 @@
 # The sync protocol's commands that change the device's settings (host/
 # PROTOCOL.md): ROSTER, CLOCK, CLUB, and DAMAGED (a note on the screen).
 # bower.protocol loads this module when one of them arrives, so a sync's
-# requests never pay for it, and hands itself to run() (its _Fail, _num,
-# _ok): this module imports nothing of it, so no import runs in a circle.
+# requests never pay for it, and hands run() what it needs of its own (its
+# error, number parser and reply): this module imports nothing of it, so no
+# import runs in a circle.
 
 try:
     from micropython import const
@@ -34,10 +35,10 @@ def _unquote(tok, _Fail):
     return out.decode()
 
 
-def run(p, lk, tag, cmd, a, st, n):
+def run(lk, tag, cmd, a, st, n, _Fail, _num, _ok):
     # Answer ``cmd``; False if its arguments are not this command's (the
-    # caller answers ERR badargs). ``p``: the module bower.protocol.
-    _Fail, _num, _ok = p._Fail, p._num, p._ok
+    # caller answers ERR badargs). ``_Fail``, ``_num``, ``_ok``: bower.protocol's
+    # error (code, message), number parser and OK reply (lk, tag, text).
     if cmd == "ROSTER":
         names = [_unquote(w, _Fail) for w in a]
         try:

@@ -208,7 +208,7 @@ def _end(app, g, h):
             # A partnership's lone maker: one UP from the top, all but
             # euchred with its points.
             pts = (0, alone_make, best_march if how == 2 else alone_march, 0)[end]
-            label = A._QUICK[end] + (" +%d" % pts if pts else "")
+            label = A.QUICK_ENDS[end] + (" +%d" % pts if pts else "")
             alone.insert(0, (gfx.fit("alone+best: " + label, "best: " + label)
                              if how == 2 else "alone: " + label, a))
         else:
@@ -279,7 +279,7 @@ def _label(g, a):
     for s in seats:
         names.append(_name(g, s))
     names = "+".join(names)
-    word = A._QUICK[end]
+    word = A.QUICK_ENDS[end]
     if end != EUCHRED or len(seats) < 2:
         return gfx.fit(word + ": " + names, word + ":" + names)
     # (two or more: only a euchre's defenders; the one other defender)

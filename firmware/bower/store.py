@@ -18,34 +18,52 @@
 # are removed to make room first, and the caller takes back what was not
 # written (bower.ui: the input is undone, the screen says so).
 #
-# Heap: this module holds what a hand needs (recording inputs). The rest of
-# the API (boot, resume, new game, settings, the link's listing and reading,
-# space) is in bower.archive, loaded on first use and given back by
-# ``trim`` (the app calls it when a hand is shown). Every identifier of a module imported from source
-# stays interned, so private names and locals here are short.
+# One owner, two modules: Store is the whole storage API and holds all its
+# state. bower.store holds what a hand needs (recording inputs); the rest of
+# its methods (boot, resume, new game, settings, the link's listing and
+# reading, space) call bower.archive's function of the same name with the
+# store first, the archive loaded on first use and given back by ``trim``
+# (the app calls it when a hand is shown). bower.archive works on the
+# state Store.__init__ sets and on ``rec_file``, ``game_state`` and ``append``;
+# nothing else writes it. Every identifier of a module imported from source
+# stays interned, so locals here are short.
 
 from euchre.logline import encode_line, decode_line
 
-# The rest of the Store API: bower.archive's functions of these names, with
-# the store first (``store.resume()`` is ``archive.resume(store)``), the
-# archive loaded on first use and given back by ``trim``.
-_ARCHIVE = ("resume", "over", "new_game", "close", "ack", "acked", "load_full", "save_settings",
-            "set_roster", "set_clock_offset", "games", "each", "listing", "count", "read", "mark_synced",
-            "mark_many", "usage", "low_space", "make_room", "unsynced", "_boot", "_trim", "_again", "club",
-            "set_club", "has_club")
+
+def _archive():
+    # bower.archive, loaded on first use (Store.trim gives it back).
+    from bower import archive
+    return archive
 
 
 class Store:
-    # Attributes: settings, roster, clock_offset, warnings (short messages
-    # for the user). Private: _o open, _s sync, _f settings file, _d games
-    # directory (the newest games), _g its prefix; the game being recorded:
-    # _id, _z its log's size (the good part), _n its line count, _t the log
-    # may hold bytes past _z (a failed append), _fin over; _next the next
-    # game number; _h the games in _d (ids, oldest first: all but the newest
-    # wait to be archived); _u the archive's [games, bytes, not synced,
-    # newest game's number] (None: not counted yet); _v bytes free when last
-    # asked (None: not yet), _w bytes written since (firmware/STORAGE.md); _p
-    # littlefs's allocator warmed (bower.archive.prepare).
+    # The state, all set in __init__ (bower.archive works on it too; no other
+    # module writes it):
+    #   settings      name -> int (bower.archive.DEFAULTS' names); roster: up
+    #                 to 16 player names (bower.names); clock_offset: seconds
+    #                 the computer's clock is ahead (all three loaded at boot)
+    #   warnings      short messages for the user (bower.ui shows them)
+    #   device, low   this device's id (in every game's header); bytes free a
+    #                 game needs to start (make_room makes them)
+    #   fs, open, sync  the os functions used; fs.open or the builtin open;
+    #                 fs.sync (after every write) or a no-op
+    #   settings_path, club_path, games_dir  the files (firmware/STORAGE.md):
+    #                 games_dir holds the newest games' (games_path + id +
+    #                 ".log", ".ck", ".st"); the archive's are beside the
+    #                 settings (past/, past.idx, past.mk)
+    #   gid           the game being recorded (None: none); size: its log's
+    #                 size (the good part); lines: its line count; torn: 1 if
+    #                 the log may hold bytes past size (a failed append, cut
+    #                 off before the next); ended: 1 if its last input ended it
+    #   next_no       the next game's number (ids are never reused)
+    #   hot           the ids in games_dir, oldest first (all but the newest
+    #                 wait for the archive)
+    #   summary       the archive's [games, bytes, not synced, newest game's
+    #                 number] (None: not counted yet)
+    #   free_seen     bytes free when littlefs was last asked (None: not yet);
+    #                 written: bytes written since
+    #   warmed        littlefs's allocator warmed this power-on (bower.archive.prepare)
 
     def __init__(self, root="/", fs=None, device="", low=32768):
         # ``fs``: the os functions used here plus ``open`` (default: os and
@@ -53,33 +71,128 @@ class Store:
         # (make_room removes synced games for them); see firmware/STORAGE.md.
         if fs is None:
             import os as fs
-            self._o = open
+            self.open = open
         else:
-            self._o = fs.open
+            self.open = fs.open
         self.fs = fs
-        self._s = getattr(fs, "sync", None) or int
+        self.sync = getattr(fs, "sync", None) or int
         self.device = device
         self.low = low
         self.warnings = []
-        self._id = None
+        self.settings = {}
+        self.roster = []
+        self.gid = None
+        self.clock_offset = self.size = self.lines = self.torn = self.ended = self.next_no = 0
         self._k = None    # a checkpoint to write when idle: (game id, its payload)
-        self._h = []
-        self._u = self._v = None
-        self._w = self._p = 0
+        self.hot = []
+        self.summary = self.free_seen = None
+        self.written = self.warmed = 0
         r = root.rstrip("/")
-        self._f = r + "/settings"
-        self._c = r + "/club"
-        self._d = r + "/games"
-        self._g = self._d + "/"
-        self._boot(r)
+        self.settings_path = r + "/settings"
+        self.club_path = r + "/club"
+        self.games_dir = r + "/games"
+        self.games_path = self.games_dir + "/"
+        _archive().boot(self, r)
 
-    def __getattr__(self, name):
-        # A method of _ARCHIVE (bower.archive's function of that name).
-        if name not in _ARCHIVE:
-            raise AttributeError(name)
-        from bower import archive
-        f = getattr(archive, name)
-        return lambda *a, **k: f(self, *a, **k)
+    # ----- the rest of the API: bower.archive's functions of the same name,
+    # the store first, the archive loaded on first use (``trim`` gives it
+    # back) -------------------------------------------------------------------
+
+    def resume(self):
+        """(game, info) of the unfinished game (a boot), or None."""
+        return _archive().resume(self)
+
+    def over(self):
+        """(game, info) of the finished game whose game-over screen was up, or None."""
+        return _archive().over(self)
+
+    def close(self):
+        """The game-over screen was left: a reboot no longer shows it."""
+        _archive().close(self)
+
+    def new_game(self, game, started=0):
+        """Start recording ``game`` (no event yet); returns its id. :raises OSError: not started."""
+        return _archive().new_game(self, game, started)
+
+    def ack(self, hand_no):
+        """The result shown before hand ``hand_no`` was acknowledged (OK)."""
+        _archive().ack(self, hand_no)
+
+    def acked(self):
+        """The hand number ``ack`` last stored for the current game (0: none)."""
+        return _archive().acked(self)
+
+    def load_full(self):
+        """The current game replayed from its first event. :raises ValueError: corrupt, or no game."""
+        return _archive().load_full(self)
+
+    def save_settings(self, d):
+        """Write the settings ``d``, then keep them. :raises ValueError, OSError: nothing changed."""
+        _archive().save_settings(self, d)
+
+    def set_roster(self, names):
+        """Write the roster, then keep it. :raises ValueError (see bower.names.check_names), OSError."""
+        _archive().set_roster(self, names)
+
+    def set_clock_offset(self, seconds):
+        """Write the clock offset, then keep it. :raises ValueError, OSError."""
+        _archive().set_clock_offset(self, seconds)
+
+    def has_club(self):
+        """Is a club round's setup on flash?"""
+        return _archive().has_club(self)
+
+    def club(self):
+        """The club round's setup (bower.clubsetup.check), or None."""
+        return _archive().club(self)
+
+    def set_club(self, d):
+        """Keep setup ``d`` (None: remove it). :raises ValueError, OSError: nothing changed."""
+        _archive().set_club(self, d)
+
+    def games(self):
+        """Every game on flash as a dict, oldest first (the host's tools; the device streams ``each``)."""
+        return _archive().games(self)
+
+    def each(self):
+        """Every game on flash, oldest first: [id, size, crc, state, synced, in games/]."""
+        return _archive().each(self)
+
+    def listing(self):
+        """The link's LIST lines (bytes), one per game, oldest first."""
+        return _archive().listing(self)
+
+    def count(self):
+        """How many games ``each`` lists."""
+        return _archive().count(self)
+
+    def read(self, gid, offset, n):
+        """Up to ``n`` bytes of a game's log from ``offset``. :raises ValueError: bad id; OSError."""
+        return _archive().read(self, gid, offset, n)
+
+    def mark_synced(self, gid, crc):
+        """True if ``crc`` is the game's CRC now (then marked synced). :raises ValueError, OSError."""
+        return _archive().mark_synced(self, gid, crc)
+
+    def mark_many(self, pairs):
+        """``mark_synced`` for each (id, crc): True, False (stale) or None (no such game)."""
+        return _archive().mark_many(self, pairs)
+
+    def usage(self):
+        """(bytes of the games' logs, bytes free)."""
+        return _archive().usage(self)
+
+    def low_space(self):
+        """Too little free for a game to start (``low``)?"""
+        return _archive().low_space(self)
+
+    def make_room(self, need=0, every=0):
+        """Remove synced (``every``: any) ended games, oldest first, until ``need`` bytes are free; their ids."""
+        return _archive().make_room(self, need, every)
+
+    def unsynced(self, every=1):
+        """How many games no sync saved (``every`` 0: the one in play too)."""
+        return _archive().unsynced(self, every)
 
     def tidy(self):
         # While the app is idle outside a hand (bower.ui App.warm): one step
@@ -99,24 +212,25 @@ class Store:
         return a.prepare(self) if a else False
 
     def trim(self):
-        # Give bower.archive's heap back (a hand only records); it loads
-        # again when used.
+        # Give bower.archive's heap back (a hand only records), and the name
+        # rule's that its boot loaded; they load again when used.
         from bower import unload
         unload("bower.archive")
+        unload("bower.names")
 
-    def _rec(self, p, x=None, ext=""):
+    def rec_file(self, p, x=None, ext=""):
         # Without ``x``: a small file's payload, None if it is missing
         # (ValueError if corrupt). With ``x``: write it to a temporary file,
         # then rename that over ``p + ext``: old or new, never torn.
         if x is None:
             try:
-                f = self._o(p, "rb")
+                f = self.open(p, "rb")
             except OSError:
                 return None
             with f:
                 return decode_line(f.read(1200).decode())
         try:
-            with self._o(p + ".tmp", "wb") as f:
+            with self.open(p + ".tmp", "wb") as f:
                 f.write(x if ext else encode_line(x).encode())
             self.fs.rename(p + ".tmp", p + ext)
         except OSError:
@@ -125,14 +239,14 @@ class Store:
             except OSError:
                 pass
             raise
-        self._s()
+        self.sync()
 
-    def _st(self, gid, state=None, crc=None, up=0):
+    def game_state(self, gid, state=None, crc=None, up=0):
         # The game's {"state": ..., "synced": crc, "open": 1}; given
         # ``state`` or ``crc``, changed and written. "open" (``up``): the
         # game-over screen is still up, a reboot shows it again.
         try:
-            s = self._rec(self._g + gid + ".st")
+            s = self.rec_file(self.games_path + gid + ".st")
         except ValueError:
             s = None
         if type(s) is not dict:
@@ -145,7 +259,7 @@ class Store:
                     s["open"] = 1  # pyright: ignore[reportArgumentType]
             if crc:
                 s["synced"] = crc
-            self._rec(self._g + gid + ".st", s)
+            self.rec_file(self.games_path + gid + ".st", s)
         return s
 
     def record(self, game, text, times=1):
@@ -158,28 +272,28 @@ class Store:
         # synced games were removed): the log is as before this input (a
         # part of its line that reached the flash is cut off before the next
         # append); the caller takes the input back.
-        gid = self._id
+        gid = self.gid
         if not gid:
             raise ValueError("no game")
-        p = self._g + gid
+        p = self.games_path + gid
         b = encode_line(text).encode() * times
         try:
-            self._put(game, p, b)
+            self.append(game, p, b)
         except OSError as e:
-            self._again(game, p, b, e)  # bower.archive: room made, or raises
-        self._fin = 0
-        self._z += len(b)
-        self._w += len(b)
-        self._n += times
+            _archive().append_again(self, game, p, b, e)  # bower.archive: room made, or raises
+        self.ended = 0
+        self.size += len(b)
+        self.written += len(b)
+        self.lines += times
         try:
             if game.result:
-                self._fin = 1
-                self._st(gid, "finished", None, 1)
+                self.ended = 1
+                self.game_state(gid, "finished", None, 1)
             elif not (game.hand.events or game.amending):
                 # A hand starts: its state, and where its lines start,
                 # written when the app is next idle (idle): its flash erase
                 # is not the press's that ended the hand.
-                self._k = (gid, [game.checkpoint(), self._z, self._n])
+                self._k = (gid, [game.checkpoint(), self.size, self.lines])
         except OSError:
             pass  # a shortcut only: a resume finds the same without it
 
@@ -192,23 +306,23 @@ class Store:
         if k is None:
             return False
         self._k = None
-        if k[0] == self._id:
+        if k[0] == self.gid:
             try:
-                self._rec(self._g + k[0] + ".ck", k[1])
+                self.rec_file(self.games_path + k[0] + ".ck", k[1])
             except OSError:
                 pass
         return True
 
-    def _put(self, game, p, b):
-        if self._fin and not game.result:
+    def append(self, game, p, b):
+        if self.ended and not game.result:
             # The end undone: "playing" before the line (a resume sees the
             # end in the log if the line does not make it).
-            self._st(self._id, "playing")
-        if self._t:
-            self._trim(p, self._z)  # what a failed append left
-        self._t = 1
-        with self._o(p + ".log", "ab") as f:
+            self.game_state(self.gid, "playing")
+        if self.torn:
+            _archive().trim_log(self, p, self.size)  # what a failed append left
+        self.torn = 1
+        with self.open(p + ".log", "ab") as f:
             f.write(b)
             f.flush()
-        self._s()
-        self._t = 0
+        self.sync()
+        self.torn = 0

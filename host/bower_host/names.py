@@ -1,7 +1,7 @@
 """The device's rule for a player name, for every host command that sends names.
 
-A name on the device (its roster: ``bower.archive.check_names``; a club
-round's seats: ``bower.clubsetup``) is 1 to 8 printable ASCII characters with
+A name on the device (``bower.names.check_names``, for its roster and a club
+round's seats) is 1 to 8 printable ASCII characters with
 no space first or last, and a roster or a table names each player once.
 ``bower roster push`` and ``bower club new`` check names by this rule before
 anything is sent or stored, so the device never refuses what the host took.

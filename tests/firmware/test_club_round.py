@@ -44,7 +44,7 @@ def text(d):
 
 
 def log_of(d):
-    with open(d.store._g + d.store._id + ".log") as f:
+    with open(d.store.games_path + d.store.gid + ".log") as f:
         return f.read()
 
 

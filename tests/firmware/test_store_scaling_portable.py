@@ -143,7 +143,7 @@ def presses(stored):
     d.choose("next")
     d.choose("next")
     d.choose(0)                             # hand 1 shows; the game is written after the frame
-    assert d.app.game.event_count() == 0 and d.store._id == "g%04d" % (stored + 2)
+    assert d.app.game.event_count() == 0 and d.store.gid == "g%04d" % (stored + 2)
     out.append(("a new game's start", fs.costs()))
     return out
 

@@ -288,7 +288,7 @@ def test_all_pass_row_enters_every_pass_and_resumes_like_single_passes():
         assert quick.app.game.hand_no == slow.app.game.hand_no == 2
         assert screen_of(quick) == screen_of(slow)
         assert screen_of(boot(a)) == screen_of(boot(b))
-        gid_a, gid_b = quick.app.store._id, slow.app.store._id
+        gid_a, gid_b = quick.app.store.gid, slow.app.store.gid
         with open(a + "/games/" + gid_a + ".log") as fa, open(b + "/games/" + gid_b + ".log") as fb:
             la, lb = fa.read().splitlines(), fb.read().splitlines()
         assert la[1:] == lb[1:] and len(la) == 10     # header, up H, 8 passes

@@ -100,7 +100,7 @@ class MemStore:
     def low_space(self):
         return self.space_low
 
-    def make_room(self):
+    def make_room(self, need=0, every=0):
         return []
 
     def usage(self):

@@ -35,7 +35,7 @@ class LoopTransport:
     def write(self, data):
         self.sent.append(data)
         out = []
-        self.link._w = out.append
+        self.link.write = out.append
         self.link.feed(data)
         replies = b"".join(out).splitlines(keepends=True)
         if self.mangle:
@@ -195,7 +195,7 @@ def test_synced_many_marks_several_games_in_one_request_and_one_write(store):
     assert words == ["ok", "stale", "badid", "ok"] and len(c.t.sent) == sent + 1
     assert [g["synced"] for g in store.games()] == [True, False, True, False]
     # One append to the archive's marks for both.
-    with open(store._f[:-8] + "past.mk", "rb") as f:
+    with open(store.settings_path[:-8] + "past.mk", "rb") as f:
         assert f.read() == b"Sg0001     \nSg0003     \n"
 
 
