@@ -24,10 +24,12 @@ from euchre.cards import SUITS, card_name
 from euchre.game import game_from_header
 from euchre.hand import REDEAL, SCORED, THROWN_IN
 from euchre.logfile import split_lines
+from euchre.notation import outcome_text
 
 RESULT_NAMES = {SCORED: "scored", THROWN_IN: "thrown-in", REDEAL: "redeal"}
 # The ``outcome`` column of a scored hand: the engine's outcome code
-# (euchre.hand.OUTCOMES) in the column's four words.
+# (euchre.hand.OUTCOMES, stored as it is in ``outcome_code``) in the
+# column's four words.
 OUTCOME_WORDS = {"made": "made", "made_alone": "made", "march": "march", "lone_march": "march",
                  "best_march": "march", "unpartnered_march": "march", "euchred": "euchred",
                  "defend_euchre": "euchred", "renege": "renege"}
@@ -221,8 +223,9 @@ def hand_row(rec: HandRecord) -> dict:
         "points": list(h.points or [0] * h.n),
         "maker_tricks": maker_tricks,
         "outcome": outcome,
+        "outcome_code": h.outcome,
         "renege": h.renege if scored and h.renege >= 0 else None,
-        "reason": h.reason,
+        "reason": outcome_text(h.outcome, h.renege),
         "result": RESULT_NAMES[h.result],
         "scores": list(rec.scores),
     }
