@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterator
 
 from euchre import Rules
-from euchre.notation import describe_rules
+from euchre.notation import describe_rules, outcome_text
 from euchre.rules import variant_data
 
 from bower_host.errors import CommandError
@@ -264,9 +264,13 @@ def _tricks_text(g, h) -> str:
 
 
 def _note(g, h) -> str:
-    if h["outcome"] == "renege" and h["renege"] is not None:
+    # How the hand ended, worded from its outcome code (a renege: the seat
+    # by name); a hand whose code an old library could not recover
+    # (schema.py's _v5): the words stored with it.
+    code = h["outcome_code"]
+    if code == "renege" and h["renege"] is not None:
         return f"renege by {_seat(g, h['renege'])}"
-    return h["reason"]
+    return outcome_text(code) if code else h["reason"]
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -315,7 +319,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 CSV_COLUMNS = (["game", "device", "game_id", "variant", "mode", "rules", "target", "started", "first_dealer",
                 "first_dealer_seat", "winner", "winner_seats", "hand", "dealer", "dealer_seat", "upcard", "up_suit",
                 "maker", "maker_seat", "trump", "alone", "lone_defender", "lone_defender_seat", "partner_card",
-                "partner", "partner_seat", "maker_tricks", "outcome", "result", "reason"]
+                "partner", "partner_seat", "maker_tricks", "outcome", "result", "reason", "outcome_code",
+                "renege", "renege_seat"]
                + [f"seat{s}_{k}" for s in range(MAX_SEATS) for k in ("name", "tricks", "points", "score")])
 
 #: A cell safe for a spreadsheet (every CSV is written by ``bower_host.csvout``).
@@ -348,7 +353,9 @@ def csv_rows(g: dict, hands: list[dict]) -> list[dict]:
                     "lone_defender_seat": _seat_no(h["lone_defender"]), "partner_card": h["partner_card"] or "",
                     "partner": _seat(g, h["partner"]), "partner_seat": _seat_no(h["partner"]),
                     "maker_tricks": "" if h["maker_tricks"] is None else h["maker_tricks"],
-                    "outcome": h["outcome"] or "", "result": h["result"], "reason": h["reason"]})
+                    "outcome": h["outcome"] or "", "result": h["result"], "reason": h["reason"],
+                    "outcome_code": h["outcome_code"] or "", "renege": _seat(g, h["renege"]),
+                    "renege_seat": _seat_no(h["renege"])})
         for s in range(MAX_SEATS):
             has = s < len(g["players"])
             row[f"seat{s}_name"] = g["players"][s] if has else ""
@@ -376,7 +383,8 @@ def game_json(g: dict, hands: list[dict]) -> dict:
                    "lone_defender": h["lone_defender"], "partner_card": h["partner_card"],
                    "partner": h["partner"], "tricks": h["tricks"], "points": h["points"],
                    "maker_tricks": h["maker_tricks"], "outcome": h["outcome"], "result": h["result"],
-                   "reason": h["reason"], "scores": h["scores"]} for h in hands],
+                   "reason": h["reason"], "outcome_code": h["outcome_code"], "renege": h["renege"],
+                   "scores": h["scores"]} for h in hands],
         "events": rp.events,
         "log": g["log"],
     }
