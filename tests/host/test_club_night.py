@@ -308,7 +308,7 @@ def play_night(tmp_path, movement, names, tables, rounds, seed=11):
 
 def recompute(logs, scoring, names):
     """Standings straight from the logs: the engine's running scores hand by
-    hand, the club's values swapped in by the engine's reason text."""
+    hand, the club's values swapped in by each hand's outcome code."""
     tot = defaultdict(lambda: [0, 0, 0, 0])          # points, rounds won, loners, euchres
     for raw in {r: None for r in logs}:              # each log once
         game = None
