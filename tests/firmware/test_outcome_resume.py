@@ -96,3 +96,21 @@ def test_a_resumed_device_shows_the_last_hand_from_its_code(variant, options, ev
         assert screen_of(d) == shown
         d.app.ack_hand()
         assert d.app.game.hand_no == 2 and d.app.game.last_hand.points == last.points
+
+
+def test_the_device_words_every_outcome_code_in_a_row():
+    # bower.menu's words for each code of euchre.hand.OUTCOMES: the
+    # engine's words where they fit a 16-character row (as before the
+    # codes), a shorter wording where not.
+    from bower.menu import reason
+    from euchre.game import HandSummary
+    from euchre.hand import OUTCOMES
+
+    class G:
+        players = ["Ann", "Bob", "Cy", "Di"]
+
+    short = {"best_march": "lone march+best", "defend_euchre": "euchred by loner",
+             "unpartnered_march": "no-partner march", "renege": "renege: Cy"}
+    for code in OUTCOMES:
+        words = reason(G, HandSummary(0, code, 2 if code == "renege" else -1, [0] * 4))
+        assert words == short.get(code, outcome_text(code)) and len(words) <= 16, (code, words)
