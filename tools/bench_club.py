@@ -18,8 +18,8 @@
    does): the time to import a round from all its tables.
 3. Both libraries' standings must equal an independent recomputation from
    the devices' logs (``tests/host/test_club_night.recompute``: the
-   engine's running scores with the club's values swapped in by the
-   engine's reason text).
+   engine's running scores with the club's values swapped in by each
+   hand's outcome code).
 4. ``bower club serve`` runs in its own process; ``--clients`` concurrent
    keep-alive clients on loopback (asyncio) fetch the board page and the
    results endpoint in turn, 20 requests each: 99th-percentile response

@@ -165,8 +165,20 @@ def _done(g, h, ends):
         g._before = before
     else:
         g.ck_fixed = None
+    # last_hand: the last hand counted. The last hand played is kept while
+    # an earlier end holds last_hand (its screen shows it if the game goes
+    # on again); a hand that ended the game earlier, neither amended now
+    # nor shown before, is known by its record only (only a game-over
+    # screen follows, which does not show it).
+    last = g.history_from - 1 + len(hist) // w
+    if shown == last:
+        g.last_played = g.last_hand
+    if n == last:
+        g.last_played = h
     if k == n:
         g.last_hand = h
+    elif k == last:
+        g.last_hand = g.last_played
     elif k != shown:
         r = records(g)[k - g.history_from]
         g.last_hand = _Summary(r[1], r[3])
@@ -174,11 +186,11 @@ def _done(g, h, ends):
 
 
 class _Summary:
-    # A finished hand known by its record only (the game's HandSummary
-    # without the reason, which the record does not keep).
+    # A finished hand known by its record only: no outcome code (the record
+    # does not keep it), as euchre.game's HandSummary otherwise.
 
-    reason = ""
     outcome = None
+    renege = -1
 
     def __init__(self, result, points):
         self.result = result

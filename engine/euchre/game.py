@@ -92,6 +92,7 @@ class Game:
         self.last_amend = None  # (hand, old points, new points, old scores,
         #                          new scores, old result, new result)
         self.amended_hand = None  # ... and the Hand it entered
+        self.last_played = None   # the last hand played, while an earlier end holds last_hand
         if self.rules.round_hands:
             # a club round (euchre.clubround): hands that passed the deal
             # on, the side that scored last, the result accepted
@@ -257,9 +258,10 @@ class Game:
         ``[events, hand_no, dealer, score, ...]``: ``events`` is how many
         events came before the hand. ``restore`` rebuilds the game from it,
         so resuming never replays earlier hands.
-        When a hand came before, its outcome follows (``result``, ``reason``,
-        ``points``...) so a resumed device can still show it. A club round
-        ends with its count of hands and ``last_side``.
+        When a hand came before, its outcome follows as values (``result``,
+        ``outcome`` code, ``renege`` seat or -1, ``points``...) so a resumed
+        device can still show it. A club round ends with its count of hands
+        and ``last_side``.
         """
         ck = self.amend_ck if self.amending is not None else self.ck_fixed
         if ck:
@@ -275,7 +277,7 @@ class Game:
                   self.hand_no, self.dealer] + self.scores
             last = self.last_hand
         if last is not None:
-            ck += [last.result, last.reason] + list(last.points or [0] * len(self.scores))
+            ck += [last.result, last.outcome, last.renege] + list(last.points or [0] * len(self.scores))
         if self.rules.round_hands:
             from euchre.clubround import ck_tail
             ck += ck_tail(self)
@@ -286,8 +288,11 @@ class Game:
         Earlier events are not loaded: ``undo`` past this point raises, and
         the caller replays the whole log instead.
 
-        :raises ValueError: a checkpoint that does not fit this game.
-        (a list of ints, the last hand's reason text, the numbers in range)
+        :raises ValueError: a checkpoint that does not fit this game (a
+            list of ints and the last hand's outcome code, the numbers in
+            range), or one an older bower wrote (the last hand's words in
+            place of its outcome code and renege seat): the caller then
+            replays the whole log.
         """
         n = self.rules.num_players
         k = len(ck) if isinstance(ck, list) else 0
@@ -296,15 +301,16 @@ class Game:
             from euchre.clubround import ck_split
             ck, count = ck_split(ck)
             k = len(ck) if count else 0
-        ok = k == 3 + n or k == 5 + 2 * n
+        ok = k == 3 + n or k == 6 + 2 * n
         for i in range(k):
             ok = ok and type(ck[i]) is (str if i == 4 + n else int)
         if not (ok and ck[0] >= 0 and ck[1] >= 1 and 0 <= ck[2] < n
-                and (k == 3 + n or 0 <= ck[3 + n] <= REDEAL)):
+                and (k == 3 + n or (0 <= ck[3 + n] <= REDEAL and -1 <= ck[5 + n] < n
+                                    and (ck[5 + n] >= 0) == (ck[4 + n] == "renege")))):
             raise ValueError(error_text("checkpoint", ck))
         self._reset()
         if len(ck) > 3 + n:
-            self.last_hand = HandSummary(ck[3 + n], ck[4 + n], ck[5 + n:])
+            self.last_hand = HandSummary(ck[3 + n], ck[4 + n], ck[5 + n], ck[6 + n:])
         self._base = ck[0]
         self.hand_no = ck[1]
         self.dealer = ck[2]
@@ -356,11 +362,15 @@ class Game:
 
 
 class HandSummary:
-    """A restored game's last hand."""
+    """A restored game's last hand: how it ended, as its Hand tells it."""
 
-    def __init__(self, result, reason, points):
+    # (``result``, the ``outcome`` code, ``renege``: the seat or -1, and
+    # ``points``: the fields of a finished Hand the device shows.)
+
+    def __init__(self, result, outcome, renege, points):
         self.result = result
-        self.reason = reason
+        self.outcome = outcome
+        self.renege = renege
         self.points = list(points)
 
 

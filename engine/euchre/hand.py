@@ -34,7 +34,9 @@
 #   the error and, on the device, dropped again right away (see ``_why``).
 #
 # ``score_hand`` scores a finished hand (at the end of this module). A finished
-# hand has an ``outcome`` code and a ``reason`` sentence (see OUTCOMES).
+# hand has an ``outcome`` code (see OUTCOMES) and, for a renege, the seat
+# (``renege``): values; the words for people are made from them where they
+# are shown (euchre.notation's ``outcome_text``; on the device, bower.menu).
 #
 # Device heap: on MicroPython each list comprehension is a function object
 # of its own (about 100 B from import on), so this module and the other
@@ -140,9 +142,8 @@ class Hand:
         self.picked_up = self.turned = False
         # Card mode: each seat's cards, the kitty (upcard first), the deal.
         self.hands = self.kitty = self.dealt = None
-        # outcome and reason: see OUTCOMES (None and "" until the end).
+        # outcome: see OUTCOMES (None until the end).
         self.points = self._legal = self._eff = self._pow = self.outcome = None
-        self.reason = ""
         self._lg = _legal
         self._do = _apply
         self.phase = P_UP
@@ -282,7 +283,7 @@ class Hand:
         else:
             # Only reached when the dealer may pass (no stick the dealer) or
             # sits out of the bidding as a farmer (003).
-            self._over(THROWN_IN, "all_passed", "all passed")
+            self._over(THROWN_IN, "all_passed")
 
     def _make_trump(self, seat, trump, flag, picked_up):
         r = self.rules
@@ -360,16 +361,15 @@ class Hand:
             _book(self, masks[0])
         self._over(SCORED)
 
-    def _over(self, result, outcome=None, reason=None):
-        # The hand is over: scored (no outcome given) or void (the outcome
-        # code and the reason, see OUTCOMES).
+    def _over(self, result, outcome=None):
+        # The hand is over: scored (no outcome given) or void (its outcome
+        # code, see OUTCOMES).
         if outcome is None:
-            self.points, outcome, reason = score_hand(self)
+            self.points, outcome = score_hand(self)
         else:
             self.points = [0] * self.n
         self.result = result
         self.outcome = outcome
-        self.reason = reason
         self.phase = P_DONE
 
     def side_of(self, seat):
@@ -500,7 +500,7 @@ class Hand:
                      "trump", "maker", "alone", "partner", "partner_card", "lone_defender",
                      "picked_up", "turned", "farmer", "twos", "renege", "declarer",
                      "tricks_played", "taken", "bids", "leader", "led", "best", "best_seat", "hands",
-                     "kitty", "dealt", "played", "first_lead", "result", "points", "outcome", "reason",
+                     "kitty", "dealt", "played", "first_lead", "result", "points", "outcome",
                      "_legal", "_lg", "_do", "_eff", "_pow", "_bidders", "_steps", "_nxt", "_val", "_vals"]
 
 
@@ -823,13 +823,13 @@ def _apply(h, a):
     else:
         h.declarer = x
         if k == A.REDEAL:
-            h._over(REDEAL, "misdeal", "misdeal")
+            h._over(REDEAL, "misdeal")
         elif k == A.ACENOFACE:
-            h._over(REDEAL, "ace_no_face", "ace no face")  # 003: an ace and four 9s/10s
+            h._over(REDEAL, "ace_no_face")  # 003: an ace and four 9s/10s
         elif k == A.NINETENS:
-            h._over(THROWN_IN, "nines_tens", "nines and tens")  # 003: only 9s and 10s
+            h._over(THROWN_IN, "nines_tens")  # 003: only 9s and 10s
         else:
-            h._over(THROWN_IN, "throw_in", "throw-in")
+            h._over(THROWN_IN, "throw_in")
 
 
 # ----- scoring ---------------------------------------------------------------
@@ -844,8 +844,9 @@ def _apply(h, a):
 # is euchre.game's ``game_result``.)
 
 def score_hand(h):
-    """Points per seat for a finished hand, its outcome code and the reason
-    (see OUTCOMES), e.g. ``([2, 0, 2, 0], "march", "march")``.
+    """Points per seat for a finished hand and its outcome code (see
+    OUTCOMES), e.g. ``([2, 0, 2, 0], "march")``; a renege's seat is
+    ``h.renege``.
     """
     r = h.rules
     # The variant's points (euchre.rules), by name.
@@ -868,7 +869,7 @@ def score_hand(h):
             # Five-Handed and Call-Your-Partner: the offender loses 2 (4 if
             # the bidder declared alone); nobody else scores.
             points[o] = -(renege_alone if h.alone else renege)
-        return points, "renege", "renege by seat %d" % o
+        return points, "renege"
     m = h.maker
     if r.teams:
         makers = range(m & 1, n, 2)  # (partners alternate: every other seat)
@@ -882,37 +883,38 @@ def score_hand(h):
         for p in makers:
             scorers.remove(p)
         if h.lone_defender >= 0:
-            v, code, why = defend_euchre, "defend_euchre", "euchred by a lone defender"  # 004
+            v, code = defend_euchre, "defend_euchre"  # 004
         elif h.alone and r.set_loner:
-            v, code, why = r.set_loner, "euchred", "euchred"   # a club night's set loner
+            v, code = r.set_loner, "euchred"   # a club night's set loner
         else:
-            v, code, why = euchre, "euchred", "euchred"
+            v, code = euchre, "euchred"
     else:
         scorers = makers
         if t < r.hand_size:
             if h.alone:
-                v, code, why = alone_make, "made_alone", "made alone"
+                v, code = alone_make, "made_alone"
             else:
-                v, code, why = make, "made", "made"
+                v, code = make, "made"
         elif h.alone == 2:
-            v, code, why = best_march, "best_march", "lone march with partner's best"  # 003
+            v, code = best_march, "best_march"  # 003
         elif h.alone:
-            v, code, why = alone_march, "lone_march", "lone march"
+            v, code = alone_march, "lone_march"
         elif unpartnered_march and len(makers) == 1:
-            v, code, why = unpartnered_march, "unpartnered_march", "march without a partner"  # 000, 001
+            v, code = unpartnered_march, "unpartnered_march"  # 000, 001
         else:
-            v, code, why = march, "march", "march"
+            v, code = march, "march"
     for p in scorers:
         # 000: "Only players who have taken tricks during the relevant hand
         # are eligible to receive points."
         if not r.needs_trick or h.tricks[p]:
             points[p] = v
-    return points, code, why
+    return points, code
 
 
 if _HOST:
-    # Every ``outcome`` code of a finished hand (``reason`` is the sentence
-    # that goes with it), where the hand sets them: scored (score_hand)
+    # Every ``outcome`` code of a finished hand, the one list of them (the
+    # host's library and exports read it here; euchre.notation words each
+    # one), where the hand sets them: scored (score_hand)
     # made, made alone, march (all the tricks), lone march, lone march with
     # partner's best (003), march without a partner (000, 001), euchred,
     # euchred by a lone defender (004; the name of its points in

@@ -49,3 +49,35 @@ def value_label(value):
 def describe_rules(rules):
     """One line per option: "Stick the dealer: on"."""
     return [option_label(k) + ": " + value_label(rules.options[k]) for k in sorted(rules.options)]
+
+
+# The words for each outcome code of a finished hand (euchre.hand.OUTCOMES),
+# as the engine has always worded them: what the host's library keeps in
+# ``reason`` and its exports write. (The device words them itself, to fit
+# its screen: bower.menu ``reason``.)
+OUTCOME_TEXT = {
+    "made": "made",
+    "made_alone": "made alone",
+    "march": "march",
+    "lone_march": "lone march",
+    "best_march": "lone march with partner's best",
+    "unpartnered_march": "march without a partner",
+    "euchred": "euchred",
+    "defend_euchre": "euchred by a lone defender",
+    "renege": "renege by seat %d",
+    "all_passed": "all passed",
+    "misdeal": "misdeal",
+    "ace_no_face": "ace no face",
+    "nines_tens": "nines and tens",
+    "throw_in": "throw-in",
+}
+
+
+def outcome_text(outcome, renege=-1):
+    """The sentence for a hand's outcome code and, for ``"renege"``, the
+    seat that reneged: ``outcome_text("renege", 2)`` is "renege by seat 2".
+
+    :raises KeyError: not an outcome code.
+    """
+    text = OUTCOME_TEXT[outcome]
+    return text % renege if outcome == "renege" else text

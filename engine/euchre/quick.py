@@ -119,9 +119,9 @@ def apply(h, k, x, flag):
         if x == A.NOBODY:
             # 004 all passed (no stick the dealer); else 000's throw-in
             if h.rules.std:
-                h._over(THROWN_IN, "throw_in", "throw-in")
+                h._over(THROWN_IN, "throw_in")
             else:
-                h._over(THROWN_IN, "all_passed", "all passed")
+                h._over(THROWN_IN, "all_passed")
             return
         h.maker = x
         h.phase = P_QPARTNER if h.rules.call_partner else P_QUICK

@@ -27,17 +27,24 @@ def pad(left, right, width=16):
     return left + " " * max(1, width - len(left) - len(right)) + right
 
 
-def reason(g, r):
-    # Why the hand scored, in a row (the engine's words where they fit).
-    if r.startswith("renege by seat "):
-        return "renege: " + g.players[int(r[15:])]
-    if len(r) <= 16:
-        return r
-    if r.startswith("lone march with"):
+def reason(g, last):
+    # How the last hand (a Hand or a restored game's HandSummary) ended, in
+    # a row, from its outcome code (euchre.hand OUTCOMES) and, for a
+    # renege, the seat: the engine's words where they fit.
+    c = last.outcome
+    if c == "renege":
+        return "renege: " + g.players[last.renege]
+    if c == "best_march":
         return "lone march+best"
-    if r.startswith("euchred by a lone"):
+    if c == "defend_euchre":
         return "euchred by loner"
-    return "no-partner march"
+    if c == "unpartnered_march":
+        return "no-partner march"
+    if c == "nines_tens":
+        return "nines and tens"
+    if c == "throw_in":
+        return "throw-in"
+    return c.replace("_", " ")   # "made alone", "all passed", "ace no face", ...
 
 
 

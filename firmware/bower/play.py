@@ -537,10 +537,10 @@ class HandOver:
         if last is None:
             title = "After hand %d" % (g.hand_no - 1)
         elif last.result == H.SCORED:
-            title = _reason(g, last.reason)
+            title = _reason(g, last)
             notes = ["%+d" % d if d else "" for d in last.points]
         else:
-            r = last.reason
+            r = _reason(g, last)
             title = gfx.fit("no score: " + r, "void: " + r, r)
         gfx.bar(fb, title)
         standings(app, fb, notes, g.dealer)

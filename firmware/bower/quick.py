@@ -23,7 +23,7 @@ from bower.menu import Menu, game_keys, pad, reason
 from euchre import actions as A
 from euchre.actions import kind_of, arg_of, NOBODY
 from euchre.quick import end_of, MADE, MARCH, EUCHRED, DEFENDED, RENEGE
-from euchre.phases import P_UP, P_QPARTNER, SCORED
+from euchre.phases import P_UP, P_QPARTNER
 
 
 def screen(app):
@@ -135,7 +135,7 @@ def _start(app, g, h):
         from bower.clubsetup import time_left   # a club round of M minutes
         info.insert(0, time_left(app, g))
     elif last is not None and g.amending is None:
-        why = reason(g, last.reason) if last.result == SCORED else last.reason
+        why = reason(g, last)
         info.insert(0, gfx.fit("H%d: %s" % (g.hand_no - 1, why), why))
     name = _name(g, h.dealer)
     if g.amending is not None:

@@ -22,6 +22,7 @@ from euchre.bot import choose
 from euchre.cardmode import shuffled_deck
 from euchre.cards import SUIT_NAMES, card_name
 from euchre.hand import P_TURN
+from euchre.notation import outcome_text
 
 if TYPE_CHECKING:
     from euchre import Hand
@@ -67,7 +68,7 @@ def describe_hand(game: Game, hand: Hand) -> str:
     up = card_name(hand.upcard) if hand.upcard >= 0 else "?"
     head = f"Hand {game.hand_no - 1:>2}  dealer {names[hand.dealer]:<4} up {up}  "
     if hand.result != 0:
-        return head + f"thrown in ({hand.reason})"
+        return head + f"thrown in ({outcome_text(hand.outcome)})"
     maker = names[hand.maker]
     alone = " alone" if hand.alone else ""
     partner = ""
@@ -75,7 +76,7 @@ def describe_hand(game: Game, hand: Hand) -> str:
         partner = f" with {names[hand.partner]}"
     pts = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(hand.points or ()) if p)
     return head + (f"{maker} made {SUIT_NAMES[hand.trump]}{alone}{partner}: "
-                   f"{hand.maker_tricks()} tricks, {hand.reason} ({pts})")
+                   f"{hand.maker_tricks()} tricks, {outcome_text(hand.outcome, hand.renege)} ({pts})")
 
 
 DEMO_DEVICE = "demo"      # the device the library files demo games under

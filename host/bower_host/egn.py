@@ -66,7 +66,7 @@ from typing import TYPE_CHECKING, Any
 from euchre.cardmode import played_by
 from euchre.cards import HIGH_JOKER, LOW_JOKER, RANKS, SUITS, card_name, parse_card
 from euchre.hand import P_BID1, P_BID2, REDEAL, SCORED
-from euchre.notation import option_label
+from euchre.notation import option_label, outcome_text
 
 from bower_host.db import Replay, is_quick, replay
 
@@ -334,7 +334,7 @@ def _result_note(h, players) -> str:
     t = h.maker_tricks()
     alone = f"; {players[h.lone_defender]} defended alone" if h.lone_defender >= 0 else ""
     return (f"Result entered at the table: {side[h.maker & 1]} took {t} trick{'s' if t != 1 else ''} "
-            f"({h.reason}{alone}); {gained}")
+            f"({outcome_text(h.outcome)}{alone}); {gained}")
 
 
 def _check(deal: dict, rs: dict, rec) -> None:
@@ -353,7 +353,7 @@ def _check(deal: dict, rs: dict, rec) -> None:
                        f"{out.first_lead} lead; EGN cannot record who led")
     got = [h.points[0], h.points[1]]
     if out.delta != got:
-        why = h.reason
+        why = outcome_text(h.outcome, h.renege)
         if h.alone == 1 and rs.get("partners_best") and h.maker_tricks() == h.rules.hand_size:
             why = ("a lone march without partner's best; EGN has a single loner_march_score, "
                    f"{rs.get('loner_march_score', 4)} under partner's best (003)")

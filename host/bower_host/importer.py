@@ -43,6 +43,7 @@ from euchre import log as elog
 from euchre.cardmode import shuffled_deck
 from euchre.cards import HIGH_JOKER, card_name
 from euchre.hand import P_BID1, P_BID2, P_DECLARE, P_DEFEND, P_DISCARD, P_GIVE, P_GIVEBACK, P_PLAY, P_UP
+from euchre.notation import outcome_text
 
 from bower_host import egn
 from bower_host.errors import CommandError
@@ -637,7 +638,7 @@ def _check_points(game, o, i: int) -> None:
     h = game.last_hand
     if o.delta is not None and o.delta != list(h.points[:2]):
         raise ImportProblem(f"deal {i}: EGN's rules score it {o.delta}, Bower's replay {list(h.points[:2])} "
-                            f"({h.reason})")
+                            f"({outcome_text(h.outcome, h.renege)})")
 
 
 def _card_deal(game, deal: dict, i: int, rs: dict, last: bool = False) -> None:

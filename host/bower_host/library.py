@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterator
 
 from euchre import Rules
-from euchre.notation import describe_rules
+from euchre.notation import describe_rules, outcome_text
 from euchre.rules import variant_data
 
 from bower_host.errors import CommandError
@@ -264,9 +264,15 @@ def _tricks_text(g, h) -> str:
 
 
 def _note(g, h) -> str:
-    note = h["reason"]
-    if h["outcome"] == "renege" and h["renege"] is not None:
+    # How the hand ended, worded from its outcome code (a renege: the seat
+    # by name); a hand whose code an old library could not recover
+    # (schema.py's _v5): the words stored with it. Then an amendment
+    # (euchre.amend) and a hand after an end it moved.
+    code = h["outcome_code"]
+    if code == "renege" and h["renege"] is not None:
         note = f"renege by {_seat(g, h['renege'])}"
+    else:
+        note = outcome_text(code) if code else h["reason"]
     if h["amended"]:
         note += f"; amended, first {_first_entry(g, h)}"
     if not h["counted"]:
@@ -278,7 +284,12 @@ def _first_entry(g, h) -> str:
     # The hand as first entered, before a device amended it (euchre.amend).
     first = json.loads(h["amended"])
     pts = _points_text(g, dict(h, points=first["points"])) or "no points"
-    return f"{first['reason']} ({pts})"
+    code = first["outcome_code"]
+    if code == "renege" and first["renege"] is not None:
+        how = f"renege by {_seat(g, first['renege'])}"
+    else:
+        how = outcome_text(code)
+    return f"{how} ({pts})"
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -327,7 +338,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 CSV_COLUMNS = (["game", "device", "game_id", "variant", "mode", "rules", "target", "started", "first_dealer",
                 "first_dealer_seat", "winner", "winner_seats", "hand", "dealer", "dealer_seat", "upcard", "up_suit",
                 "maker", "maker_seat", "trump", "alone", "lone_defender", "lone_defender_seat", "partner_card",
-                "partner", "partner_seat", "maker_tricks", "outcome", "result", "reason", "amended", "counted"]
+                "partner", "partner_seat", "maker_tricks", "outcome", "result", "reason", "outcome_code",
+                "renege", "renege_seat", "amended", "counted"]
                + [f"seat{s}_{k}" for s in range(MAX_SEATS) for k in ("name", "tricks", "points", "score")])
 
 #: A cell safe for a spreadsheet (every CSV is written by ``bower_host.csvout``).
@@ -361,6 +373,8 @@ def csv_rows(g: dict, hands: list[dict]) -> list[dict]:
                     "partner": _seat(g, h["partner"]), "partner_seat": _seat_no(h["partner"]),
                     "maker_tricks": "" if h["maker_tricks"] is None else h["maker_tricks"],
                     "outcome": h["outcome"] or "", "result": h["result"], "reason": h["reason"],
+                    "outcome_code": h["outcome_code"] or "", "renege": _seat(g, h["renege"]),
+                    "renege_seat": _seat_no(h["renege"]),
                     "amended": _first_entry(g, h) if h["amended"] else "", "counted": h["counted"]})
         for s in range(MAX_SEATS):
             has = s < len(g["players"])
@@ -389,8 +403,8 @@ def game_json(g: dict, hands: list[dict]) -> dict:
                    "lone_defender": h["lone_defender"], "partner_card": h["partner_card"],
                    "partner": h["partner"], "tricks": h["tricks"], "points": h["points"],
                    "maker_tricks": h["maker_tricks"], "outcome": h["outcome"], "result": h["result"],
-                   "reason": h["reason"], "scores": h["scores"],
-                   "amended": json.loads(h["amended"]) if h["amended"] else None,
+                   "reason": h["reason"], "outcome_code": h["outcome_code"], "renege": h["renege"],
+                   "scores": h["scores"], "amended": json.loads(h["amended"]) if h["amended"] else None,
                    "counted": bool(h["counted"])} for h in hands],
         "events": rp.events,
         "log": g["log"],

@@ -449,10 +449,12 @@ def test_bad_checkpoints_and_constructor_arguments_raise_value_error():
         g.apply(e)
     ck = g.checkpoint()
     before = state(g)
-    # [events, hand_no, dealer, 4 scores, result, reason, 4 points]
-    assert len(ck) == 13 and isinstance(ck[8], str), ck
-    bad = [None, 5, "x", tuple(ck), ck[:-1], ck + [0], [0] * len(ck)]
-    for i, x in ((0, -1), (1, 0), (2, 4), (2, -1), (7, 3), (7, -1), (8, 5), (8, None)):
+    # [events, hand_no, dealer, 4 scores, result, outcome, renege, 4 points]
+    assert len(ck) == 14 and ck[8] == "made" and ck[9] == -1, ck
+    # (an older bower's: the last hand's words, no renege seat)
+    bad = [None, 5, "x", tuple(ck), ck[:-1], ck + [0], [0] * len(ck), ck[:9] + ck[10:]]
+    for i, x in ((0, -1), (1, 0), (2, 4), (2, -1), (7, 3), (7, -1), (8, 5), (8, None),
+                 (9, 4), (9, -2), (9, 0)):
         bad.append(ck[:i] + [x] + ck[i + 1:])
     for i in range(len(ck)):
         if i != 8:

@@ -30,7 +30,7 @@ FIELDS = {"upcard": -1, "maker": -1, "partner": -1, "partner_card": -1,
           "result": -1, "up_suit": 4, "turned_down": 4, "trump": 4, "alone": 0,
           "tricks_played": 0, "bids": 0, "events": 0, "picked_up": False,
           "turned": False, "hands": None, "kitty": None, "dealt": None,
-          "points": None, "reason": ""}
+          "points": None, "outcome": None}
 
 
 def test_fresh_hand_fields():

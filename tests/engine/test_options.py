@@ -273,7 +273,7 @@ def test_std_classic():
     g = play("classic", {}, ["up H"] + ["pass"] * 7)
     assert "pass" in g.legal_actions() and g.current_player() == 0
     g.apply("pass")
-    assert g.last_hand.result == 1 and g.last_hand.reason == "all passed"
+    assert g.last_hand.result == 1 and g.last_hand.outcome == "all_passed"
     assert g.dealer == 1 and g.scores == [0, 0, 0, 0]
     assert g.current_player() == 1 and g.legal_actions()[0] == "up C"
     g = play("classic", {"std": True}, ["up H"] + ["pass"] * 7)
@@ -590,7 +590,7 @@ def test_ace_no_face_table_mode():
     g = play("classic", {"ace_no_face": True}, ["up H"], dealer=3)
     assert "acenoface 2" in g.legal_actions() and "ninetens 2" in g.legal_actions()
     g.apply("acenoface 2")
-    assert g.last_hand.result == 2 and g.last_hand.reason == "ace no face"
+    assert g.last_hand.result == 2 and g.last_hand.outcome == "ace_no_face"
     assert g.dealer == 3 and g.scores == [0, 0, 0, 0]
     g.apply("up S")
     g.apply("ninetens 1")
@@ -820,7 +820,7 @@ def test_five_throw_in():
     g = play("five", {}, ["up H", "order", "alone"], dealer=2)
     assert "throwin 4" in g.legal_actions()
     g.apply("throwin 4")
-    assert g.last_hand.result == 1 and g.last_hand.reason == "throw-in"
+    assert g.last_hand.result == 1 and g.last_hand.outcome == "throw_in"
     assert g.dealer == 3 and g.scores == [0] * 5
     # Only before the first trick.
     g = play("five", {}, ["up H", "order", "alone", "won 1"])
@@ -951,7 +951,7 @@ def test_std_three_six_two():
     # dealer as a variant). Off: everybody passed twice, the deal passes.
     for v, n in (("three", 3), ("six", 6), ("two", 2)):
         g = play(v, {}, ["up H"] + ["pass"] * (2 * n), dealer=1)
-        assert g.last_hand.reason == "all passed" and g.dealer == 2 % n, v
+        assert g.last_hand.outcome == "all_passed" and g.dealer == 2 % n, v
         g = play(v, {"std": True}, ["up H"] + ["pass"] * (2 * n - 1), dealer=1)
         assert g.current_player() == 1, v
         assert "pass" not in g.legal_actions() and "call H" not in g.legal_actions(), v
@@ -1023,7 +1023,7 @@ def test_two_handed_bidding_follows_keller():
     refused(g, "call S alone", "not allowed in Two-Handed")
     g.apply("pass")
     g.apply("pass")
-    assert g.last_hand.reason == "all passed" and g.dealer == 0
+    assert g.last_hand.outcome == "all_passed" and g.dealer == 0
 
 
 def test_two_handed_joker_option():

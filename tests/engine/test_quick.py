@@ -295,7 +295,7 @@ def test_a_quick_hand_books_what_the_table_said():
         g.apply(e)
     h = g.last_hand
     assert (h.maker, h.alone, h.lone_defender, list(h.out), h.maker_tricks()) == (1, 1, 2, [1, 0, 0, 1], 0)
-    assert h.reason == "euchred by a lone defender" and g.scores == [4, 0, 4, 0]
+    assert h.outcome == "defend_euchre" and g.scores == [4, 0, 4, 0]
     g = Game(Rules("five"))
     for e in ["quick 0", "reveal 3", "quick march notrick 0"]:
         g.apply(e)

@@ -14,6 +14,7 @@ from euchre import Game, Rules, IllegalAction
 from euchre import actions as A
 from euchre import hand as H
 from euchre.cards import parse_card
+from euchre.notation import outcome_text
 
 from helpers import CLASSIC_TO_5
 
@@ -155,12 +156,13 @@ def _outcomes(events, variant="classic", opts=None):
         g.apply(e)
         last = g.last_hand
         if last is not None and (not out or out[-1][0] is not last):
-            out.append((last, last.outcome, last.reason))
+            out.append((last, last.outcome, outcome_text(last.outcome, last.renege)))
     return [x[1:] for x in out]
 
 
 def test_outcome_codes():
-    # A finished hand has a code (``outcome``) and a sentence (``reason``).
+    # A finished hand has a code (``outcome``; a renege's seat in
+    # ``renege``), and euchre.notation words it.
     assert _outcomes(CLASSIC_TO_5) == [
         ("made", "made"), ("made_alone", "made alone"), ("lone_march", "lone march"),
         ("misdeal", "misdeal"), ("euchred", "euchred"), ("march", "march")]
@@ -178,4 +180,4 @@ def test_outcome_codes():
         ("unpartnered_march", "march without a partner")]
     assert _outcomes(["up H", "order", "alone", "throwin 3"], "five") == [("throw_in", "throw-in")]
     g = play("classic", {}, ["up H"])
-    assert g.hand.outcome is None and g.hand.reason == ""
+    assert g.hand.outcome is None and not hasattr(g.hand, "reason")

@@ -41,8 +41,8 @@ def _codes_set_in_hand():
         if isinstance(n, ast.FunctionDef) and n.name == "score_hand":
             for m in ast.walk(n):
                 value = m.value if isinstance(m, (ast.Assign, ast.Return)) else None
-                if isinstance(value, ast.Tuple) and len(value.elts) == 3 and _text(value.elts[1]):
-                    # (v, code, reason) and the renege's return (points, code, reason)
+                if isinstance(value, ast.Tuple) and len(value.elts) == 2 and _text(value.elts[1]):
+                    # (v, code) and the renege's return (points, code)
                     codes.add(_text(value.elts[1]))
     return codes
 
@@ -54,3 +54,11 @@ def _text(node):
 def test_outcome_codes_are_listed_once():
     assert len(set(H.OUTCOMES)) == len(H.OUTCOMES)
     assert _codes_set_in_hand() == set(H.OUTCOMES)
+
+
+def test_every_outcome_code_has_its_words():
+    # The words for people come from the code, one table (euchre.notation).
+    from euchre.notation import OUTCOME_TEXT, outcome_text
+    assert list(OUTCOME_TEXT) == H.OUTCOMES
+    assert outcome_text("renege", 3) == "renege by seat 3"
+    assert outcome_text("best_march") == "lone march with partner's best"

@@ -3,7 +3,8 @@
 
 Each case is ``(id, source, options, events, points, reason)``: the table-mode
 events of one hand (dealer seat 0, so bidding starts at seat 1), the points
-per seat that hand must score and the reason the engine gives. ``source``
+per seat that hand must score and the words for its outcome (euchre.notation's
+``outcome_text`` of the hand's code). ``source``
 names the seed file (../shared/seeds/) and quotes the sentence the case
 checks; where the sources are silent it quotes the decision in RULES.md.
 
@@ -12,6 +13,7 @@ partners hold the side's score.
 """
 
 from euchre import Game, Hand, Rules, IllegalAction, parse_cards
+from euchre.notation import outcome_text
 
 S000 = "000_93089922ad7d5145.txt"
 S001 = "001_02801dca7f87cf1e.txt"
@@ -22,6 +24,10 @@ S004 = "004_ae6657ff59971852.txt"
 
 def _cite(seed, quote):
     return "%s: '%s'" % (seed, quote)
+
+
+def _words(h):
+    return outcome_text(h.outcome, h.renege)
 
 
 def run_table(variant, cases):
@@ -40,7 +46,7 @@ def run_table(variant, cases):
         if h is None:
             bad.append("%s [%s]: hand not over after %r" % (cid, source, events))
             continue
-        got = (h.result, list(h.points), h.reason, list(g.scores))
+        got = (h.result, list(h.points), _words(h), list(g.scores))
         want = (0, points, reason, points)
         if got != want:
             bad.append("%s [%s]: got (result, points, reason, scores) %r, want %r"
@@ -303,7 +309,7 @@ def test_totals_score_as_trick_by_trick():
                 blank = [str(s) for s in sorted(scorers) if s not in wins]
                 b.apply("notrick " + (" ".join(blank) or "none"))
             assert b.scores == a.scores, (variant, bid, wins, partner, a.scores, b.scores)
-            assert b.last_hand.reason == h.reason, (h.reason, b.last_hand.reason)
+            assert b.last_hand.outcome == h.outcome, (h.outcome, b.last_hand.outcome)
 
 
 def test_five_handed_jokers_and_eights_score_the_same():
@@ -762,7 +768,7 @@ def test_card_five_handed_bidder_holding_the_partner_card():
         h.apply_action("pass" if "pass" in legal else legal[0])
     assert list(h.tricks) == [0, 5, 0, 0, 0]
     assert h.returns() == [0, 2, 0, 0, 0], h.returns()
-    assert h.reason == "march without a partner"
+    assert h.outcome == "unpartnered_march"
 
 
 def test_card_five_handed_partner_card_in_kitty():
@@ -803,7 +809,7 @@ def test_card_callpartner_maker_holding_the_called_card():
             h.apply_action(h.legal_actions()[0])
     assert list(h.tricks) == [0, 5, 0, 0, 0]
     assert h.returns() == [0, 5, 0, 0, 0], h.returns()
-    assert h.reason == "march without a partner"
+    assert h.outcome == "unpartnered_march"
 
 
 def test_card_ultimate_joker_beats_right_bower():
@@ -865,7 +871,7 @@ def test_card_classic_full_hand_scores():
             h.apply_action(h.legal_actions()[0])
     assert list(h.tricks) == [0, 5, 0, 0]
     assert h.returns() == [0, 4, 0, 4]
-    assert h.reason == "lone march"
+    assert h.outcome == "lone_march"
 
 
 def _play_out(h, seat, order):
@@ -890,7 +896,7 @@ def test_card_three_handed_maker_against_two():
     assert len(h.trick) == 1 and h.current_player() == 2
     _play_out(h, 1, ["JD", "AH", "KH", "QH"])
     assert list(h.tricks) == [0, 5, 0] and len(h.played) == 15
-    assert h.returns() == [0, 3, 0] and h.reason == "march"
+    assert h.returns() == [0, 3, 0] and h.outcome == "march"
 
 
 def test_card_three_handed_defenders_share_the_euchre():
@@ -916,7 +922,7 @@ def test_card_six_handed_lone_maker_partners_sit_out():
     assert h.current_player() == 1
     _play_out(h, 1, ["JH", "JD", "AH", "KH", "QH"])
     assert len(h.played) == 20, "four cards a trick"
-    assert h.returns() == [0, 5, 0, 5, 0, 5] and h.reason == "lone march"
+    assert h.returns() == [0, 5, 0, 5, 0, 5] and h.outcome == "lone_march"
 
 
 def test_card_six_handed_jokers_top_the_right_bower():
@@ -949,4 +955,4 @@ def test_card_two_handed_non_dealer_leads():
     h.apply_action("JC")
     assert list(h.tricks) == [1, 0]
     _play_out(h, 0, ["JS", "AC", "KC", "TC"])
-    assert h.returns() == [2, 0] and h.reason == "march"
+    assert h.returns() == [2, 0] and h.outcome == "march"

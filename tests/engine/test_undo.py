@@ -198,7 +198,7 @@ def test_checkpoint_restore_resumes_without_earlier_hands():
         # The hand before the checkpoint's is still known (the device shows it).
         if start and g.hand.events == 0 and not g.result:
             a, b = g.last_hand, full.last_hand
-            assert (a.result, a.reason, list(a.points)) == (b.result, b.reason, list(b.points))
+            assert (a.result, a.outcome, a.renege, list(a.points)) == (b.result, b.outcome, b.renege, list(b.points))
         # Undo back to the checkpoint, then no further.
         for _ in range(i - start):
             g.undo()
@@ -209,6 +209,34 @@ def test_checkpoint_restore_resumes_without_earlier_hands():
         if i < len(CLASSIC):
             full.apply(CLASSIC[i])
     assert full.result is not None
+
+
+def test_a_checkpoint_carries_the_last_hand_as_values_and_refuses_old_words():
+    # The last hand's outcome is its code and the seat that reneged (a
+    # resumed device words them itself); a checkpoint an older bower wrote
+    # (the hand's words in their place) is refused with ValueError, so the
+    # device replays the whole log instead.
+    g = Game(Rules("classic"), ["A", "B", "C", "D"])
+    for e in ("up H", "order", "renege 3", "up S"):
+        g.apply(e)
+    ck = g.checkpoint()
+    # [events, hand_no, dealer, 4 scores, result, outcome, renege, 4 points]
+    assert ck == [3, 2, 1, 2, 0, 2, 0, 0, "renege", 3, 2, 0, 2, 0], ck
+    r = Game(Rules("classic"), ["A", "B", "C", "D"])
+    r.restore(ck)
+    last = r.last_hand
+    assert (last.result, last.outcome, last.renege, last.points) == (0, "renege", 3, [2, 0, 2, 0])
+    for e in ("up S", "pass"):
+        r.apply(e)
+    assert r.event_count() == 5 and r.checkpoint() == ck
+    old = ck[:8] + ["renege by seat 3"] + ck[10:]
+    for bad in (old, ck[:8] + ["made"] + ck[10:], ck[:8] + ["made", 3] + ck[10:], ck[:8] + ["renege", -1] + ck[10:]):
+        try:
+            Game(Rules("classic"), ["A", "B", "C", "D"]).restore(bad)
+        except ValueError as e:
+            assert "bad checkpoint" in str(e), e
+            continue
+        raise AssertionError("accepted %r" % (bad,))
 
 
 def test_restore_refuses_a_checkpoint_of_another_game():

@@ -99,7 +99,7 @@ def test_club_scoring_options(scoring):
     s = {"loner": 4, "set_loner": 2, "renege": 2}       # the engine's values
     s.update(scoring)
     hands = res.detail
-    assert [h.reason for h in hands] == ["lone march", "euchred", "renege by seat 2", "made"]
+    assert [h.outcome for h in hands] == ["lone_march", "euchred", "renege", "made"]
     # Hand 1: dealer N, E (seat 1) orders alone and marches: E/W + loner.
     assert hands[0].points == [0, s["loner"], 0, s["loner"]] and res.loners == [0, 1, 0, 0]
     # Hand 2: dealer E, S (seat 2) orders alone, takes 2: E/W get the set-loner points.
@@ -118,7 +118,7 @@ def test_hands_and_throw_ins_count_misdeals_do_not():
     raw = scripted_round(club(hands=2), ["Ann", "Bob", "Cy", "Di"], events, "t1", "k1")
     rp = replay(raw.decode())
     res = rl.round_result(rp, rl.club_of(rp.header))
-    assert res.hands == 2 and res.complete and [h.reason for h in res.detail] == ["thrown in", "made"]
+    assert res.hands == 2 and res.complete and [h.outcome for h in res.detail] == ["all_passed", "made"]
     short = scripted_round(club(hands=3), ["Ann", "Bob", "Cy", "Di"], events, "t1", "k1")
     rp = replay(short.decode())
     assert not rl.round_result(rp, rl.club_of(rp.header)).complete
@@ -308,7 +308,7 @@ def play_night(tmp_path, movement, names, tables, rounds, seed=11):
 
 def recompute(logs, scoring, names):
     """Standings straight from the logs: the engine's running scores hand by
-    hand, the club's values swapped in by the engine's reason text."""
+    hand, the club's values swapped in by each hand's outcome code."""
     tot = defaultdict(lambda: [0, 0, 0, 0])          # points, rounds won, loners, euchres
     for raw in {r: None for r in logs}:              # each log once
         game = None
@@ -325,19 +325,19 @@ def recompute(logs, scoring, names):
             if game.hand_no == hand_no:
                 continue
             h = game.last_hand
-            if h.reason == "misdeal" or h.result == 2:
+            if h.outcome == "misdeal" or h.result == 2:
                 continue
             counted += 1
             delta = [game.scores[s] - before[s] for s in range(2)]
             who = [1 if d > 0 else -1 if d < 0 else 0 for d in delta]
-            if h.reason == "lone march":
+            if h.outcome == "lone_march":
                 delta = [w * scoring["loner"] for w in who]
                 tot[game.players[h.maker]][2] += 1
-            elif h.reason == "euchred" and h.alone:
+            elif h.outcome == "euchred" and h.alone:
                 delta = [w * scoring["set_loner"] for w in who]
-            elif h.reason.startswith("renege"):
+            elif h.outcome == "renege":
                 delta = [w * (scoring["loner"] if h.alone else scoring["renege"]) for w in who]
-            if h.reason.startswith("euchred"):
+            if h.outcome in ("euchred", "defend_euchre"):
                 for s in range(4):
                     if s % 2 != h.maker % 2:
                         tot[game.players[s]][3] += 1

@@ -101,6 +101,8 @@ def test_hand_rows_match_the_engine_hand_by_hand(lib, kit):
         [5, 3, "D", 0, "D", 1, 5, "march", "scored", "lone march", [4, 0, 4, 0], [6, 0, 6, 0]],
     ]
     assert hands[1]["tricks"] == [0, 1, 4, 0]   # won 2, 2, 1, 2, 2
+    # The engine's codes, stored as values (``reason`` holds their words, for people).
+    assert [h["outcome_code"] for h in hands] == ["made", "made_alone", "misdeal", "all_passed", "lone_march"]
     game = lib.game(r.game_id)
     assert game["finished"] == 0 and game["result"] is None and game["hands"] == 5
 
@@ -338,7 +340,7 @@ def test_empty_file_and_v0_database_migrate_to_current(tmp_path):
             assert lib.count() == 0
             tables = {r[0] for r in lib.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             assert {"games", "hands", "players"} <= tables
-        assert _version(p) == db.schema_version() == 5
+        assert _version(p) == db.schema_version() == 6
 
 
 def test_newer_database_is_refused_untouched(tmp_path):
@@ -348,7 +350,7 @@ def test_newer_database_is_refused_untouched(tmp_path):
     c.execute("PRAGMA user_version = 7")
     c.commit()
     c.close()
-    with pytest.raises(LibraryError, match=r"schema version 7, newer than this bower knows \(5\)"):
+    with pytest.raises(LibraryError, match=r"schema version 7, newer than this bower knows \(6\)"):
         Library(p)
     assert _version(p) == 7
 
@@ -366,7 +368,7 @@ def test_next_migration_applies_to_a_stored_library(db_path, kit, monkeypatch):
     with Library(db_path) as lib:
         g = lib.game(gid)
         assert g["venue"] == "club" and g["game_key"] == "m1" and len(lib.hands(gid)) == g["hands"]
-    assert _version(db_path) == db.schema_version() == 6
+    assert _version(db_path) == db.schema_version() == 7
 
 
 def test_failed_migration_rolls_back(db_path, monkeypatch):
@@ -375,7 +377,7 @@ def test_failed_migration_rolls_back(db_path, monkeypatch):
                                                              "THIS IS NOT SQL"]])
     with pytest.raises(LibraryError):
         Library(db_path)
-    assert _version(db_path) == 5
+    assert _version(db_path) == 6
     c = sqlite3.connect(db_path)
     cols = [r[1] for r in c.execute("PRAGMA table_info(games)")]
     c.close()
@@ -459,7 +461,7 @@ def test_an_old_library_upgrades_to_the_club_tables_and_keeps_its_data(tmp_path,
     # A library as schema version 3 made it (its migrations' statements,
     # nothing newer) holding a game; with had_nights, also the club tables
     # as the old mechanism made them, holding a night and a counted round.
-    # Opened now, it is migrated to version 4: nothing is lost, and its
+    # Opened now, it is migrated to version 4 and on: nothing is lost, and its
     # schema is exactly a new library's.
     from bower_host.club import night as cn
     from bower_host.club.simulate import night_round_logs
@@ -502,7 +504,7 @@ def test_an_old_library_upgrades_to_the_club_tables_and_keeps_its_data(tmp_path,
         if had_nights:
             night = cn.load_night(lib, "fri")
             assert sorted(night.results) == [(1, 1), (1, 2)] and night.current_round() == 2
-    assert _version(old) == db.schema_version() == 5
+    assert _version(old) == db.schema_version() == 6
     fresh = tmp_path / "fresh.sqlite3"
     Library(fresh).close()
     assert _master(old) == _master(fresh)
@@ -549,15 +551,78 @@ def test_a_renege_seat_is_a_column_and_old_libraries_get_it(db_path, capsys):
     # The same hand as version 2 stored it: no column; migrating fills it in.
     c = sqlite3.connect(db_path)
     c.execute("ALTER TABLE hands DROP COLUMN renege")
-    c.execute("ALTER TABLE hands DROP COLUMN amended")   # (versions 3 and 5 add them again)
+    c.execute("ALTER TABLE hands DROP COLUMN outcome_code")   # (versions 3, 5 and 6 add them again)
+    c.execute("ALTER TABLE hands DROP COLUMN amended")
     c.execute("ALTER TABLE hands DROP COLUMN counted")
     c.execute("PRAGMA user_version = 2")
     c.commit()
     c.close()
     with Library(db_path) as lib:
         [h] = lib.hands(gid)
-        assert (h["outcome"], h["renege"]) == ("renege", 3)
-    assert _version(db_path) == 5
+        assert (h["outcome"], h["outcome_code"], h["renege"]) == ("renege", "renege", 3)
+    assert _version(db_path) == 6
     from bower_host import cli
     assert cli.main(["show", str(gid), "--db", str(db_path)]) == 0
     assert "renege by D" in capsys.readouterr().out
+
+
+# ----- schema version 5: the engine's outcome codes -------------------------------------
+
+def test_outcome_codes_are_a_column_and_old_libraries_get_them_from_their_logs(db_path, variant_logs,
+                                                                                monkeypatch, capsys):
+    # Version 5: each hand's outcome is stored as the engine's code
+    # (``outcome_code``, one of euchre.hand.OUTCOMES), read by the host
+    # instead of the words of ``reason``. A version 4 library gets the codes
+    # by replaying each game's stored log once; a log that no longer
+    # replays leaves them NULL, and ``bower show`` then writes the words
+    # stored with the hand.
+    from euchre import Game, Rules
+    from euchre import log as elog
+    from euchre.hand import OUTCOMES
+    from bower_host import cli
+    g = Game(Rules("classic", partners_best=True, defend_alone=True), ["A", "B", "C", "D"], dealer=0)
+    for e in ("up H", "order alone best", "defend none", "tricks 5", "up S", "order", "defend 3", "tricks 2",
+              "up C", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass",
+              "up D", "order", "defend none", "renege 2"):
+        g.apply(e)
+    special = elog.dumps(g, extra={"id": "o1", "device": DEV}).encode()
+    raws = [special] + [variant_logs[(v, "table")].raw for v in ("classic", "five", "callpartner", "ultimate")]
+    with Library(db_path) as lib:
+        gids = [lib.add_log(raw, DEV, f"o{i}.log").game_id for i, raw in enumerate(raws)]
+        want = {gid: [(h["outcome_code"], h["renege"], h["reason"]) for h in lib.hands(gid)] for gid in gids}
+    assert [c for c, _, _ in want[gids[0]]] == ["best_march", "defend_euchre", "all_passed", "renege"]
+    assert want[gids[0]][1:] == [("defend_euchre", None, "euchred by a lone defender"),
+                                 ("all_passed", None, "all passed"), ("renege", 2, "renege by seat 2")]
+    assert all(c in OUTCOMES for gid in gids for c, _, _ in want[gid])
+
+    def as_version_4():
+        c = sqlite3.connect(db_path)
+        c.execute("ALTER TABLE hands DROP COLUMN outcome_code")
+        c.execute("ALTER TABLE hands DROP COLUMN amended")   # (version 6 adds them again)
+        c.execute("ALTER TABLE hands DROP COLUMN counted")
+        c.execute("PRAGMA user_version = 4")
+        c.commit()
+        c.close()
+
+    as_version_4()
+    with Library(db_path) as lib:
+        assert {gid: [(h["outcome_code"], h["renege"], h["reason"]) for h in lib.hands(gid)] for gid in gids} == want
+    assert _version(db_path) == 6
+
+    # A stored log the engine no longer replays: its hands keep their words.
+    as_version_4()
+    from bower_host.db import logs
+    real = logs.replay
+
+    def replay(text):
+        if '"o1"' in text:
+            raise elog.LogError("line 2: refused")
+        return real(text)
+
+    monkeypatch.setattr(logs, "replay", replay)
+    with Library(db_path) as lib:
+        assert [h["outcome_code"] for h in lib.hands(gids[0])] == [None] * 4
+        assert [h["outcome_code"] for h in lib.hands(gids[1])] == [c for c, _, _ in want[gids[1]]]
+    assert cli.main(["show", str(gids[0]), "--db", str(db_path)]) == 0
+    out = capsys.readouterr().out
+    assert "euchred by a lone defender" in out and "renege by seat 2" in out

@@ -33,8 +33,8 @@ def test_the_rows_follow_the_amendment(kit):
     rows = [hand_row(rec) for rec in replay(raw.decode()).hands]
     assert [r["number"] for r in rows] == [1, 2, 3, 4, 5]
     assert rows[1]["points"] == [4, 0, 4, 0] and rows[1]["alone"] == 1
-    assert json.loads(rows[1]["amended"]) == {"outcome": "march", "reason": "march", "points": [2, 0, 2, 0],
-                                              "result": "scored"}
+    assert json.loads(rows[1]["amended"]) == {"outcome": "march", "outcome_code": "march", "renege": None,
+                                              "points": [2, 0, 2, 0], "result": "scored"}
     assert [r["scores"] for r in rows] == [[1, 0, 1, 0], [5, 0, 5, 0], [5, 1, 5, 1], [6, 1, 6, 1], [6, 2, 6, 2]]
     assert rows[-1]["scores"] == g.scores and all(r["counted"] == 1 for r in rows)
     assert [r["amended"] for r in rows if r["number"] != 2] == [None] * 4

@@ -181,7 +181,7 @@ def _all_rows(p):
 COLUMNS = {"games": ["variant", "options", "players", "mode", "first_dealer", "started", "finished", "result",
                      "winners", "scores", "hands", "log", "dropped", "damaged", "raw_sha256", "game_key"],
            "hands": ["number", "dealer", "upcard", "maker", "trump", "alone", "lone_defender", "partner",
-                     "tricks", "points", "maker_tricks", "reason", "result", "scores"]}
+                     "tricks", "points", "maker_tricks", "reason", "result", "scores", "outcome_code"]}
 SQL_VALUE = st.one_of(st.none(), st.integers(-2 ** 63, 2 ** 63 - 1), st.floats(allow_nan=False),
                       st.text(max_size=20), st.binary(max_size=20),
                       st.sampled_from(["[1, 2]", "[]", "{}", "[\"a\", 2]", "null", "{\"x\": 1}", "[0, 0, 0, 0]",

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from euchre.hand import REDEAL, SCORED, THROWN_IN
+from euchre.hand import REDEAL, SCORED
 
 from bower_host.club.movement import EW, NS
 
@@ -186,7 +186,7 @@ def undone_accepts(records) -> list:
 class HandResult:
     number: int
     points: list            # club points per seat
-    reason: str             # the engine's words
+    outcome: str            # the engine's outcome code (euchre.hand.OUTCOMES)
     alone: int | None       # seat of a lone maker
     euchred: bool
 
@@ -309,8 +309,7 @@ def round_result(replay, club: dict, closed: bool = False) -> RoundResult:
                         euchres[s] += 1
         for s in range(4):
             points[s] += pts[s]
-        detail.append(HandResult(rec.number, pts, h.reason if h.result != THROWN_IN else "thrown in",
-                                 alone, euchred))
+        detail.append(HandResult(rec.number, pts, h.outcome, alone, euchred))
     game = replay.game
     accepted = bool(getattr(game, "accepted", False))
     corrections = len(undone_accepts(getattr(replay, "records", None) or ()))

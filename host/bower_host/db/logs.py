@@ -24,10 +24,12 @@ from euchre.cards import SUITS, card_name
 from euchre.game import game_from_header
 from euchre.hand import REDEAL, SCORED, THROWN_IN
 from euchre.logfile import split_lines
+from euchre.notation import outcome_text
 
 RESULT_NAMES = {SCORED: "scored", THROWN_IN: "thrown-in", REDEAL: "redeal"}
 # The ``outcome`` column of a scored hand: the engine's outcome code
-# (euchre.hand.OUTCOMES) in the column's four words.
+# (euchre.hand.OUTCOMES, stored as it is in ``outcome_code``) in the
+# column's four words.
 OUTCOME_WORDS = {"made": "made", "made_alone": "made", "march": "march", "lone_march": "march",
                  "best_march": "march", "unpartnered_march": "march", "euchred": "euchred",
                  "defend_euchre": "euchred", "renege": "renege"}
@@ -198,7 +200,8 @@ def _amended(out: Replay, game) -> None:
     if rec.amended is None:
         h = rec.hand
         rec.amended = {"outcome": OUTCOME_WORDS.get(h.outcome) if h.result == SCORED else None,
-                       "reason": h.reason, "points": list(old), "result": RESULT_NAMES[h.result]}
+                       "outcome_code": h.outcome, "renege": h.renege if h.renege >= 0 else None,
+                       "points": list(old), "result": RESULT_NAMES[h.result]}
     rec.hand = game.amended_hand
     scores = list(game.history_base)
     for r, (_, result, _d, points) in zip(out.hands, records(game)):
@@ -248,8 +251,9 @@ def hand_row(rec: HandRecord) -> dict:
         "points": list(h.points or [0] * h.n),
         "maker_tricks": maker_tricks,
         "outcome": outcome,
+        "outcome_code": h.outcome,
         "renege": h.renege if scored and h.renege >= 0 else None,
-        "reason": h.reason,
+        "reason": outcome_text(h.outcome, h.renege),
         "result": RESULT_NAMES[h.result],
         "scores": list(rec.scores),
         "amended": json.dumps(rec.amended, sort_keys=True) if rec.amended else None,

@@ -9,6 +9,7 @@ import json
 import sqlite3
 
 from euchre import log as elog
+from euchre.hand import OUTCOMES
 
 from bower_host.db.logs import MAX_STARTED, RESULT_NAMES, decode
 from bower_host.db.schema import transaction
@@ -17,7 +18,8 @@ GAME_COLS = ("device, game_key, source_name, variant, options, players, mode, fi
              "finished, result, winners, scores, hands, events, raw_sha256, raw_path, log, dropped, synced_at, "
              "damaged")
 HAND_COLS = ("game_id, number, dealer, upcard, up_suit, maker, trump, alone, lone_defender, partner_card, "
-             "partner, tricks, points, maker_tricks, outcome, renege, reason, result, scores, amended, counted")
+             "partner, tricks, points, maker_tricks, outcome, outcome_code, renege, reason, result, scores, amended, "
+             "counted")
 JSON_HAND = ("tricks", "points", "scores")
 JSON_GAME = ("options", "players", "winners", "scores")
 
@@ -142,6 +144,8 @@ def hand_problem(h: dict, n: int) -> str | None:
         ("tricks", _ints(h["tricks"], n)), ("points", _ints(h["points"], n)), ("scores", _ints(h["scores"], n)),
         ("maker_tricks", h["maker_tricks"] is None or type(h["maker_tricks"]) is int),
         ("cards", all(_text_or_none(h[k]) for k in ("upcard", "up_suit", "trump", "partner_card", "outcome"))),
+        # (NULL: a hand of an older library whose log no longer replays, schema.py's _v5)
+        ("outcome_code", h["outcome_code"] is None or h["outcome_code"] in OUTCOMES),
         ("reason", type(h["reason"]) is str), ("result", h["result"] in RESULT_NAMES.values()),
         ("amended", _text_or_none(h["amended"])), ("counted", h["counted"] in (0, 1)),
     )

@@ -147,14 +147,36 @@ _V4 = [
 ]
 
 
+def _v5(conn: sqlite3.Connection) -> None:
+    # Version 5: each hand's outcome as the engine's code (``outcome_code``,
+    # one of euchre.hand.OUTCOMES: "lone_march", "all_passed", ...), beside
+    # ``outcome``'s four words and ``reason``'s sentence, which are for
+    # people. Hands stored before it get it from their game's stored log,
+    # replayed once, here (the event log is the source of truth: the words
+    # are never read back). A log that no longer replays leaves its hands'
+    # code NULL; ``bower show`` then writes their stored words.
+    from euchre.log import LogError
+
+    from bower_host.db.logs import replay
+    conn.execute("ALTER TABLE hands ADD COLUMN outcome_code TEXT")
+    for gid, text in conn.execute("SELECT id, log FROM games").fetchall():
+        try:
+            hands = replay(str(text)).hands
+        except LogError:
+            continue
+        for rec in hands:
+            conn.execute("UPDATE hands SET outcome_code = ? WHERE game_id = ? AND number = ?",
+                         (rec.hand.outcome, gid, rec.number))
+
+
 # MIGRATIONS[i] takes the schema from version i to i + 1: a list of SQL
 # statements, or a callable taking the connection. Append, never edit.
-# Version 5: a hand amended on the device (euchre.amend) keeps the hand as
+# Version 6: a hand amended on the device (euchre.amend) keeps the hand as
 # first entered (JSON: outcome, reason, points, result), and a hand played
 # after the end an amendment moved earlier does not count. Every hand
 # stored before was neither.
-_V5 = ["ALTER TABLE hands ADD COLUMN amended TEXT", "ALTER TABLE hands ADD COLUMN counted INTEGER NOT NULL DEFAULT 1"]
-MIGRATIONS: list = [_V1, _V2, _v3, _V4, _V5]
+_V6 = ["ALTER TABLE hands ADD COLUMN amended TEXT", "ALTER TABLE hands ADD COLUMN counted INTEGER NOT NULL DEFAULT 1"]
+MIGRATIONS: list = [_V1, _V2, _v3, _V4, _v5, _V6]
 
 #: Every table and column this code reads; a library lacking one is damaged.
 SCHEMA = {
@@ -163,7 +185,7 @@ SCHEMA = {
               "log", "dropped", "synced_at", "damaged"),
     "hands": ("game_id", "number", "dealer", "upcard", "up_suit", "maker", "trump", "alone", "lone_defender",
               "partner_card", "partner", "tricks", "points", "maker_tricks", "outcome", "reason", "result",
-              "scores", "renege", "amended", "counted"),
+              "scores", "renege", "outcome_code", "amended", "counted"),
     "players": ("game_id", "seat", "name"),
     "club_nights": ("id", "key", "name", "created", "tables", "rounds", "movement", "hands", "minutes", "scoring",
                     "seed"),
