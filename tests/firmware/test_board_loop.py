@@ -23,7 +23,7 @@ from bower import keys as K  # noqa: E402
 from bower.store import Store  # noqa: E402
 from bower.ui import App  # noqa: E402
 from bower_host.devicesim import FakeI2C, SSD1306Model  # noqa: E402
-from bower_host.protocol import encode_request, parse_reply  # noqa: E402
+from bower_host.framing import encode_request, parse_reply  # noqa: E402
 
 UP, DOWN, OK, BACK = 2, 3, 6, 7          # GPIOs of the default board.json
 DEVICE = fm.UID.hex()

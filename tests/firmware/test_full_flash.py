@@ -40,7 +40,7 @@ from bower.ui import App
 from bower.link import Link
 from bower import keys as K
 from euchre import log
-from bower_host.protocol import encode_request, parse_reply
+from bower_host.framing import encode_request, parse_reply
 from test_text_fit import watch, look  # noqa: F401  (the fixture, for the storage screens)
 
 DEV = "e6614103e7"
