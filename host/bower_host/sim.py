@@ -34,7 +34,7 @@ import sys
 import textwrap
 import time
 
-from bower_host import devicesim
+from bower_host import devicesim, oledsim
 
 devicesim.install()
 
@@ -88,7 +88,7 @@ class Device:
         os.makedirs(flash_dir, exist_ok=True)
         self.flash_dir = flash_dir
         self.id = device_id(flash_dir)
-        self.bus = devicesim.FakeI2C()
+        self.bus = oledsim.FakeI2C()
         self.driver = ssd1306.SSD1306_I2C(128, 64, self.bus, 0x3C)
         self.display = Display(self.driver)
         self.store = Store(flash_dir, fs=devicesim.HostFs(flash_dir), device=self.id)
@@ -123,10 +123,10 @@ class Device:
         self.flush()
 
     def gddram(self) -> bytes:
-        return devicesim.gddram(self.bus)
+        return oledsim.gddram(self.bus)
 
     def lit(self) -> bool:
-        return devicesim.display_on(self.bus)
+        return oledsim.display_on(self.bus)
 
 
 def _firmware_version() -> str:

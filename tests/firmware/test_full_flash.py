@@ -464,7 +464,7 @@ def test_a_crash_for_a_full_flash_says_what_helps(tmp_path, monkeypatch):
     # last resort, its screen says what to do instead of "OSError: 28".
     import fake_machine as fm
     from test_board_loop import boot, press, OK, BACK, _screen
-    from bower_host.devicesim import FakeI2C
+    from bower_host.oledsim import FakeI2C
 
     def full(self, ev, now):
         raise OSError(28, "ENOSPC")
