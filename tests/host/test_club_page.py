@@ -28,7 +28,7 @@ import pytest
 
 from bower_host.club import night as cn
 from bower_host.club import standings as cs
-from bower_host.club import web
+from bower_host.club import pages
 from bower_host.club.roundlog import round_header
 from bower_host.club.simulate import bot_round, night_round_logs
 from bower_host.db import Library, replay
@@ -246,7 +246,7 @@ def test_the_player_page_escapes_each_name_once():
            "rounds": [{"round": 1, "byes": [], "tables": [
                {"table": 1, "status": "complete", "points": [3, 1],
                 "players": {"N": "Ann", "E": "Flo & Jo", "S": "<b>", "W": "a&amp;b"}}]}]}
-    page = web.player_page({"night": N, "results": res}, 1)
+    page = pages.player_page({"night": N, "results": res}, 1)
     cells = re.findall(r"<td[^>]*>(.*?)</td>", page)
     assert [html.unescape(c) for c in cells[3:5]] == ["<b>", "Flo & Jo & a&amp;b"]
     assert "&amp;amp;" not in page.replace("a&amp;amp;b", "")

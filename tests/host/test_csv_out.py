@@ -55,7 +55,7 @@ SITES = {
     ("club/standings.py", "to_csv"): "club standings / page",
     ("club/commands.py", "cmd_standings"): "bower club standings",
     ("club/commands.py", "register"): "bower club standings",
-    ("club/web.py", "_render"): "/standings.csv",
+    ("club/pages.py", "render"): "/standings.csv",
     ("club/web.py", "make_app"): "/standings.csv",
 }
 #: The addresses of the club page that serve CSV.
