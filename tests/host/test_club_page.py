@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from bower_host.club import night as cn
+from bower_host.club import attach as ca
 from bower_host.club import standings as cs
 from bower_host.club import pages
 from bower_host.club.roundlog import round_header
@@ -103,18 +104,18 @@ def club(tmp_path_factory):
         cn.create_night(lib, "Friday <club> & friends", NAMES, 30, "progressive", 4, hands=2, seed=4, key="fri")
         night = cn.load_night(lib, "fri")
         for t, raw in night_round_logs(night, 1, 7, renege=0.05).items():
-            cn.attach_file(lib, raw, f"r1-t{t}.log")
+            ca.attach_file(lib, raw, f"r1-t{t}.log")
         night = cn.load_night(lib, "fri")
         logs = night_round_logs(night, 2, 8, renege=0.05)
         for t, raw in logs.items():
             if t <= 26:
-                cn.attach_file(lib, raw, f"r2-t{t}.log")
+                ca.attach_file(lib, raw, f"r2-t{t}.log")
         seats = night.seating(2).tables
         club27 = round_header("fri", 27, 2, 2, None, night.scoring)
-        cn.attach_file(lib, bot_round(club27, [night.name_of(p) for p in seats[26]], 5, "table27", "fri-r2",
+        ca.attach_file(lib, bot_round(club27, [night.name_of(p) for p in seats[26]], 5, "table27", "fri-r2",
                                       accept=False), "r2-t27.log")
         lines = logs[28].decode().splitlines(keepends=True)
-        cn.attach_replay(lib, replay("".join(lines[:len(lines) // 2])), "table28", "fri-r2", None, "sync")
+        ca.attach_replay(lib, replay("".join(lines[:len(lines) // 2])), "table28", "fri-r2", None, "sync")
         night = cn.load_night(lib, "fri")
     res = cs.results_json(night)
     status = {t["table"]: t["status"] for t in res["rounds"][1]["tables"]}

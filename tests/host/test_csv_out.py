@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from bower_host import csvout
 from bower_host.club import night as cn
+from bower_host.club import attach as ca
 from bower_host.club import roundlog as rl
 from bower_host.club.simulate import bot_round
 from bower_host.club.web import make_app
@@ -167,7 +168,7 @@ def _night_with(path: Path, names: list[str]) -> None:
         night = cn.create_night(lib, "Friday", names, 1, "fixed", 1, hands=2, key="fri")
         seats = [night.name_of(p) for p in night.seating(1).tables[0]]
         raw = bot_round(rl.round_header("fri", 1, 1, 2, None, night.scoring), seats, 3, "table01", "fri-r1")
-        cn.attach_file(lib, raw, "r1-t1.log")
+        ca.attach_file(lib, raw, "r1-t1.log")
 
 
 def _cli(*argv) -> str:
