@@ -33,8 +33,10 @@ from euchre.cardmode import shuffled_deck
 from euchre.cards import card_name
 from euchre.hand import P_DEAL
 
-from bower_host import egn, importer
+from bower_host import egn
 from bower_host.db import Library, replay
+from bower_host.importer import egnfile
+from bower_host.importer.common import ImportProblem
 
 from test_exports import pack
 
@@ -129,7 +131,7 @@ def kitties_of(g):
 
 
 def load(doc):
-    return importer.from_egn(doc)
+    return egnfile.from_egn(doc)
 
 
 def imported(doc):
@@ -231,7 +233,7 @@ def test_a_game_starting_at_7_4_exports_and_imports_its_start(bower, tmp_path):
 def test_a_start_that_cannot_be_is_refused_with_the_reason(game, score, why):
     doc = without_cards(export(game))
     doc["metadata"]["initialScore"] = score
-    with pytest.raises(importer.ImportProblem, match=why):
+    with pytest.raises(ImportProblem, match=why):
         load(doc)
 
 
@@ -239,7 +241,7 @@ def test_a_start_that_ends_the_game_early_says_where(game):
     doc = without_cards(export(game))
     doc["metadata"]["initialScore"] = [9, 9]
     doc["metadata"].pop("finalScore")
-    with pytest.raises(importer.ImportProblem, match=r"deal \d+: the game was already over \(\d+-\d+ after deal"):
+    with pytest.raises(ImportProblem, match=r"deal \d+: the game was already over \(\d+-\d+ after deal"):
         load(doc)
 
 
@@ -279,7 +281,7 @@ def test_every_1_x_version_reads(game, version):
 def test_other_versions_are_refused_naming_what_is_read(game, version):
     doc = without_cards(export(game))
     doc["version"] = version
-    with pytest.raises(importer.ImportProblem, match=r"EGN version .*: this bower reads 1\.0 to 1\.6$"):
+    with pytest.raises(ImportProblem, match=r"EGN version .*: this bower reads 1\.0 to 1\.6$"):
         load(doc)
 
 
@@ -287,7 +289,7 @@ def test_initial_lead_against_egns_lead_rule_is_refused(game):
     old = to_v10(without_cards(export(game)))
     play = old["deals"][0]["phases"][1]
     play["initialLead"] = (play["initialLead"] + 1) % 4
-    with pytest.raises(importer.ImportProblem, match="deal 0: initialLead says seat"):
+    with pytest.raises(ImportProblem, match="deal 0: initialLead says seat"):
         load(old)
 
 
@@ -403,7 +405,7 @@ def _off_deck(doc):
 def test_a_file_that_contradicts_itself_is_refused_in_one_line(change, why):
     doc = golden()
     change(doc)
-    with pytest.raises(importer.ImportProblem, match=why) as e:
+    with pytest.raises(ImportProblem, match=why) as e:
         load(doc)
     assert "\n" not in str(e.value)
 
@@ -475,8 +477,8 @@ def test_hostile_files_import_or_are_refused_never_crash(changes):
         except (KeyError, IndexError, TypeError):
             continue
     try:
-        it = importer.from_egn(doc)
-    except importer.ImportProblem as e:
+        it = egnfile.from_egn(doc)
+    except ImportProblem as e:
         assert str(e) and "\n" not in str(e)
         return
     g = replay(it.raw.decode()).game         # what is stored replays
