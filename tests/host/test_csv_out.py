@@ -48,9 +48,10 @@ SITES = {
     ("csvout.py", "<module>"): "the writer",
     ("csvout.py", "dumps"): "the writer",
     ("csvout.py", "dumps_dicts"): "the writer",
-    ("library.py", "<module>"): "bower export / bower stats",       # the --format choices
-    ("library.py", "cmd_export"): "bower export",
-    ("library.py", "cmd_stats"): "bower stats",
+    ("export.py", "<module>"): "bower export",                      # the --format choices
+    ("export.py", "cmd_export"): "bower export",
+    ("stats.py", "<module>"): "bower stats",                        # the --format choices
+    ("stats.py", "cmd_stats"): "bower stats",
     ("library.py", "register"): "bower export / bower stats",       # their --help
     ("club/standings.py", "<module>"): "club standings / page",
     ("club/standings.py", "to_csv"): "club standings / page",

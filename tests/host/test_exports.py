@@ -307,7 +307,7 @@ def test_csv_escapes_formulas_and_names_seats(bower, db_path, kit):
 
 
 def test_csv_cell_rule():
-    from bower_host.library import csv_cell
+    from bower_host.export import csv_cell
     assert [csv_cell(v) for v in ["=1+1", "-x", "@a", "\tx", "\rx", "ok", -2, ""]] == \
         ["'=1+1", "'-x", "'@a", "'\tx", "'\rx", "ok", -2, ""]
 
