@@ -16,7 +16,7 @@ from euchre.cardmode import shuffled_deck
 from euchre.cards import HIGH_JOKER, card_name
 from euchre.hand import P_BID1, P_BID2, P_DECLARE, P_DEFEND, P_DISCARD, P_GIVE, P_GIVEBACK, P_PLAY, P_UP
 
-from bower_host import egn
+from bower_host import egncards, egnread, egnrules
 from bower_host.importer.common import ImportProblem, apply_event
 
 
@@ -50,7 +50,7 @@ def _hands_given(st: dict) -> list:
         raise ImportProblem("playerCards must list, for each of the 4 seats, its 5 cards or none")
     for h in pcs:
         for c in h:
-            egn.bower_card(c)   # (refuses what is not a card)
+            egncards.bower_card(c)   # (refuses what is not a card)
     return [list(h) for h in pcs]
 
 
@@ -80,7 +80,7 @@ def recover_hands(deals: list, rs: dict):
 
 def _played(deal: dict, o) -> list:
     # The cards each seat played, by EGN's lead rules (``o``: deal_outcome).
-    play = egn._phase(deal, "TRICK_PLAY")
+    play = egnread._phase(deal, "TRICK_PLAY")
     seats = [[], [], [], []]
     for trick, order in zip(play["tricks"] if play else [], o.seats or []):
         for c, s in zip(trick, order):
@@ -90,7 +90,7 @@ def _played(deal: dict, o) -> list:
 
 def _picked_up(deal: dict) -> bool:
     # The upcard was ordered up (round 1).
-    bid = egn._phase(deal, "EUCHRE_BIDDING") or {}
+    bid = egnread._phase(deal, "EUCHRE_BIDDING") or {}
     calls = bid.get("calls") or []
     return any(c != "Pass" for c in calls[:4])
 
@@ -105,14 +105,14 @@ def _check_play(deal: dict, i: int, rs: dict, last: bool) -> None:
     st = deal["initialState"]
     given = _hands_given(st)
     up = st["upCard"]
-    play = egn._phase(deal, "TRICK_PLAY")
+    play = egnread._phase(deal, "TRICK_PLAY")
     tricks = play["tricks"] if play else []
     cards = [c for t in tricks for c in t]
     for c in [up] + cards:
-        egn.bower_card(c)
+        egncards.bower_card(c)
         if c not in _DECK and c != "B":
             raise ImportProblem(f"deal {i}: {c} is not in the deck Bower deals (9 to ace)")
-    o = egn.deal_outcome(deal, rs)
+    o = egnrules.deal_outcome(deal, rs)
     if o.maker is None:
         if cards:
             raise ImportProblem(f"deal {i}: cards are played but nobody made trump")
@@ -138,7 +138,7 @@ def _check_play(deal: dict, i: int, rs: dict, last: bool) -> None:
         if up in played[s] and not (picked and s == dealer):
             raise ImportProblem(f"deal {i}: seat {s} played {up}, the upcard, which "
                                 + ("the dealer picked up" if picked else "was turned down"))
-    discard = bid_discard = (egn._phase(deal, "EUCHRE_BIDDING") or {}).get("discard")
+    discard = bid_discard = (egnread._phase(deal, "EUCHRE_BIDDING") or {}).get("discard")
     if picked and len(played[dealer]) == 5 and up not in played[dealer]:
         discard = up    # the dealer discarded the upcard itself
     if picked and discard is not None and discard in played[dealer]:
@@ -147,7 +147,7 @@ def _check_play(deal: dict, i: int, rs: dict, last: bool) -> None:
         raise ImportProblem(f"deal {i}: the dealer played five cards without {up}, the upcard, so discarded "
                             f"it, but the file's discard is {bid_discard}")
     taken = {}
-    bid = egn._phase(deal, "EUCHRE_BIDDING") or {}
+    bid = egnread._phase(deal, "EUCHRE_BIDDING") or {}
     for x in bid.get("cardExchanges") or []:
         taken.setdefault(x["receiver"], []).extend(x["cards"])
     for s in range(4):
@@ -162,11 +162,11 @@ def _check_play(deal: dict, i: int, rs: dict, last: bool) -> None:
     for k, (trick, order) in enumerate(zip(tricks, o.seats or [])):
         if len(trick) < 2:
             continue
-        led = egn._eff(trick[0], trump)
+        led = egnrules._eff(trick[0], trump)
         for c, s in zip(trick[1:], order[1:]):
-            if egn._eff(c, trump) == led:
+            if egnrules._eff(c, trump) == led:
                 continue
-            later = [x for x in played[s][played[s].index(c) + 1:] if egn._eff(x, trump) == led]
+            later = [x for x in played[s][played[s].index(c) + 1:] if egnrules._eff(x, trump) == led]
             if later:
                 raise ImportProblem(f"deal {i}, trick {k + 1}: seat {s} played {c} on a {trick[0]} lead but "
                                     f"held {later[0]} (a renege, which EGN has no way to record)")
@@ -176,9 +176,9 @@ def _complete(deal: dict, i: int, rs: dict) -> dict:
     # ``deal`` with every player's five cards (and the dealer's discard)
     # filled in from the tricks, or _Unknown saying what is not recorded.
     st = deal["initialState"]
-    bid = egn._phase(deal, "EUCHRE_BIDDING")
-    play = egn._phase(deal, "TRICK_PLAY")
-    o = egn.deal_outcome(deal, rs)
+    bid = egnread._phase(deal, "EUCHRE_BIDDING")
+    play = egnread._phase(deal, "TRICK_PLAY")
+    o = egnrules.deal_outcome(deal, rs)
     if bid is None or o.maker is None:
         raise _Unknown(f"deal {i} has no trump made, so nobody's cards are known")
     if bid.get("cardExchanges"):
@@ -223,7 +223,7 @@ def _complete(deal: dict, i: int, rs: dict) -> dict:
     new = json.loads(json.dumps(deal))
     new["initialState"]["playerCards"] = hands
     if discard is not None:
-        egn._phase(new, "EUCHRE_BIDDING")["discard"] = discard   # pyright: ignore[reportOptionalSubscript]
+        egnread._phase(new, "EUCHRE_BIDDING")["discard"] = discard   # pyright: ignore[reportOptionalSubscript]
     return new
 
 
@@ -239,7 +239,7 @@ def _open_end(game, deal: dict, i: int, rs: dict, last: bool, what: str) -> None
     # game in progress, if EGN's rules do not score it yet.
     if not last:
         raise ImportProblem(f"deal {i}: {what} end before the hand does")
-    d = egn.deal_outcome(deal, rs).delta
+    d = egnrules.deal_outcome(deal, rs).delta
     if d and any(d):
         raise ImportProblem(f"deal {i}: play stops early; EGN's rules score it {d} already, but Bower "
                             "scores a hand once all its tricks are played")
@@ -250,10 +250,10 @@ def foreign_table_deal(game, deal: dict, i: int, rs: dict, last: bool) -> None:
     # each trick (by EGN's rules); a farmer's hand (003) is declared.
     st = deal["initialState"]
     up = st["upCard"]
-    if egn.bower_card(up) >= HIGH_JOKER:
+    if egncards.bower_card(up) >= HIGH_JOKER:
         raise ImportProblem(f"deal {i}: the joker was turned up and EGN does not record the suit the dealer "
                             "named for it")
-    bid = egn._phase(deal, "EUCHRE_BIDDING") or {}
+    bid = egnread._phase(deal, "EUCHRE_BIDDING") or {}
     calls = list(bid.get("calls") or [])
     alone = bool(bid.get("isAlone"))
     defender = bid.get("aloneDefender", -1)
@@ -265,7 +265,7 @@ def foreign_table_deal(game, deal: dict, i: int, rs: dict, last: bool) -> None:
             best = x["cards"][0]
         else:
             raise ImportProblem(f"deal {i}: a card exchange Bower has no rule for: {x}")
-    o = egn.deal_outcome(deal, rs)
+    o = egnrules.deal_outcome(deal, rs)
     won = list(o.winners or [])
     number = game.hand_no
     while game.hand_no == number and not game.is_terminal():
@@ -303,25 +303,25 @@ def _check_points(game, o, i: int) -> None:
 
 def card_deal(game, deal: dict, i: int, rs: dict, last: bool = False) -> None:
     st = deal["initialState"]
-    hands = [[egn.bower_card(c) for c in hand] for hand in st.get("playerCards") or []]
+    hands = [[egncards.bower_card(c) for c in hand] for hand in st.get("playerCards") or []]
     if len(hands) != 4 or any(len(h) != 5 for h in hands):
         raise ImportProblem(f"deal {i} has no table-mode record and not every player's five cards "
                             "(playerCards): Bower needs the whole deal to replay card play")
-    up = egn.bower_card(st["upCard"])
-    bid = egn._phase(deal, "EUCHRE_BIDDING")
+    up = egncards.bower_card(st["upCard"])
+    bid = egnread._phase(deal, "EUCHRE_BIDDING")
     if bid is None:
         if last:
             return _open_end(game, deal, i, rs, last, "the calls")
         raise ImportProblem(f"deal {i} has no bidding")
-    play = egn._phase(deal, "TRICK_PLAY")
-    plays = [egn.bower_card(c) for t in (play["tricks"] if play else []) for c in t]
+    play = egnread._phase(deal, "TRICK_PLAY")
+    plays = [egncards.bower_card(c) for t in (play["tricks"] if play else []) for c in t]
     farmer = best = None
     taken: list = []
     for x in bid.get("cardExchanges") or []:
         if "sender" not in x and len(x["cards"]) == 3:
-            farmer, taken = x["receiver"], [egn.bower_card(c) for c in x["cards"]]
+            farmer, taken = x["receiver"], [egncards.bower_card(c) for c in x["cards"]]
         elif x.get("sender") == (x["receiver"] + 2) % 4 and len(x["cards"]) == 1:
-            best = egn.bower_card(x["cards"][0])
+            best = egncards.bower_card(x["cards"][0])
         else:
             raise ImportProblem(f"deal {i}: a card exchange Bower has no rule for: {x}")
     known = [c for h in hands for c in h] + [up] + taken
@@ -351,7 +351,7 @@ def card_deal(game, deal: dict, i: int, rs: dict, last: bool = False) -> None:
             ev = f"defend {defender}" if f"defend {defender}" in legal else \
                 next((a for a in legal if a in ("pass", "defend none")), "pass")
         elif h.phase == P_DISCARD:
-            ev = f"discard {card_name(egn.bower_card(bid['discard']))}" if bid.get("discard") else \
+            ev = f"discard {card_name(egncards.bower_card(bid['discard']))}" if bid.get("discard") else \
                 _unplayed(legal, unplayed, i, "the dealer's discard")
         elif h.phase == P_GIVE:
             if best is None:
@@ -368,7 +368,7 @@ def card_deal(game, deal: dict, i: int, rs: dict, last: bool = False) -> None:
         apply_event(game, ev, i)
     if calls or plays:
         raise ImportProblem(f"deal {i}: {len(calls)} calls and {len(plays)} cards after the hand was over")
-    _check_points(game, egn.deal_outcome(deal, rs), i)
+    _check_points(game, egnrules.deal_outcome(deal, rs), i)
 
 
 def _unplayed(legal: list, unplayed: set, i: int, what: str) -> str:
