@@ -463,6 +463,16 @@ BASES = [golden(), to_v10(golden()), golden(initialScore=[7, 4])]
 PATHS = [(b, p) for b in range(len(BASES)) for p in _paths(BASES[b]) if p]
 
 
+@pytest.mark.parametrize("dealer", [False, True, 7, -1, "0", 1.0, None])
+def test_a_first_dealer_that_is_not_a_seat_is_refused(dealer):
+    # false is 0 to Python but not a seat to the engine (found by the test below).
+    for base in BASES:
+        doc = json.loads(json.dumps(base))
+        doc["deals"][0]["initialState"]["dealer"] = dealer
+        with pytest.raises(ImportProblem, match=r"^deal 0: the dealer .* is not a seat from 0 to 3$"):
+            egnfile.from_egn(doc)
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.integers(0, len(PATHS) - 1), JSON_VALUES), min_size=1, max_size=3))
 def test_hostile_files_import_or_are_refused_never_crash(changes):

@@ -65,6 +65,8 @@ def from_egn(doc: dict) -> Item:
     note = ""
     try:
         first = deals[0]["initialState"]["dealer"]
+        if type(first) is not int or not 0 <= first < 4:       # (true and false are not seats either)
+            raise ImportProblem(f"deal 0: the dealer {first!r} is not a seat from 0 to 3")
         bower_table = any(_events_note(d) is not None for d in deals)
         complete, why = (None, "") if bower_table else recover_hands(deals, rs)
         cards = complete is not None
