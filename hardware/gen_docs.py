@@ -33,7 +33,7 @@ OUT_SVG = os.path.join(HERE, "schematic.svg")
 OUT_WOKWI = os.path.join(HERE, "wokwi", "diagram.json")
 
 # Wokwi's MicroPython for the simulated Pico on wokwi.com: the release Bower
-# is built for (MICROPYTHON in host/bower_host/deploy.py; a test checks).
+# is built for (MICROPYTHON in host/bower_host/deploy/build.py; a test checks).
 WOKWI_ENV = "micropython-20260406-v1.28.0"
 
 

@@ -17,7 +17,7 @@ is an edge to ``pkg.name`` when that is a module, else to ``pkg`` itself.
 
 The device link commands know nothing of club nights: ``bower_host.sync``
 and what it is built on (``syncer``, ``connect``, ``protocol``,
-``transport``) import no ``bower_host.club`` module; ``bower sync``'s
+``framing``, ``transport``) import no ``bower_host.club`` module; ``bower sync``'s
 caller (``bower_host.cli``) wires the club's handling of a stored game in.
 
 Not counted: the implicit import of a package's ``__init__`` by its
@@ -39,7 +39,8 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Floor number -> its name; higher floors may import lower ones only.
 FLOORS = {0: "engine", 1: "firmware", 2: "host", 3: "tools"}
 #: The host's device link: no club module below it.
-LINK = ("bower_host.sync", "bower_host.syncer", "bower_host.connect", "bower_host.protocol", "bower_host.transport")
+LINK = ("bower_host.sync", "bower_host.syncer", "bower_host.connect", "bower_host.protocol", "bower_host.framing",
+        "bower_host.transport")
 
 
 def _files() -> dict:

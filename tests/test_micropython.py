@@ -128,9 +128,9 @@ def test_interrupt_handlers_never_allocate_in_the_deployed_build(tmp_path):
     # runs on the native port against the .mpy files `bower deploy` makes
     # (mpy-cross -O3 for the Pico's armv6m), not the sources: the code path
     # a device runs.
-    from bower_host import deploy
+    from bower_host.deploy import build as deploy_build
 
-    deploy.compile_tree(Path(REPO_ROOT), tmp_path, "armv6m")
+    deploy_build.compile_tree(Path(REPO_ROOT), tmp_path, "armv6m")
     lib = tmp_path / "lib"
     assert (lib / "bower" / "board.mpy").is_file() and not list(lib.rglob("*.py"))
     code, out, counts = _with_counts(*_run([_native(), RUN_NATIVE, REPO_ROOT,
@@ -174,11 +174,11 @@ def test_the_deployed_pack_serves_every_import(tmp_path):
     # mounts it (firmware/lib/bowerpak.py): here on the native port, with
     # nothing else importable, the app boots from it and a press reaches
     # the display; a cut-short, a foreign or a missing pack is not mounted.
-    from bower_host import deploy
+    from bower_host.deploy import build as deploy_build
 
     board = Path(REPO_ROOT) / "hardware" / "board.json"
-    items = deploy.build_items(Path(REPO_ROOT), tmp_path, "armv6m", board)
-    assert items[-1].remote == "/main.py" and any(it.remote == deploy.PACK for it in items)
+    items = deploy_build.build_items(Path(REPO_ROOT), tmp_path, "armv6m", board)
+    assert items[-1].remote == "/main.py" and any(it.remote == deploy_build.PACK for it in items)
     shutil.copy(board, tmp_path / "board.json")
     (tmp_path / "flash").mkdir()
     pack = (tmp_path / "lib" / "bower.pak").read_bytes()

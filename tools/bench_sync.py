@@ -127,7 +127,7 @@ def best_of(n: int, fetch_all, size: int) -> float:
 def measure_sync(games, tmp: Path) -> dict:
     from fake_device import FakeDevice, record_game
 
-    from bower_host.club.night import attach_synced
+    from bower_host.club.attach import attach_synced
     from bower_host.db import Library
     from bower_host.protocol import Client
     from bower_host.syncer import Syncer

@@ -37,6 +37,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "tests", "firmware"))
 
 from bower_host import devicesim  # noqa: E402
+from bower_host import oledsim  # noqa: E402
 
 devicesim.install()
 
@@ -218,7 +219,7 @@ def presses_over_games(variant, games):
 def i2c_per_press(variant="five", seed=4):
     from bower.display import Display
     import ssd1306
-    bus = devicesim.FakeI2C()
+    bus = oledsim.FakeI2C()
     drv = ssd1306.SSD1306_I2C(128, 64, bus, 0x3C)
     disp = Display(drv)
     d = Driver()

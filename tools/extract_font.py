@@ -70,7 +70,7 @@ def module_text(font, version):
         "# is adafruit_framebuf's (its text() has a 5x8 font file instead):",
         "# bower.cpdisplay draws text with these glyphs, so every screen has the same",
         "# pixels on both platforms. Imported only on CircuitPython (768 bytes), and",
-        "# by the simulator's framebuf (host/bower_host/framebuf.py).",
+        "# by the simulator's framebuf (host/bower_host/framebuf/).",
         "#",
         "# The glyphs of chr(32)..chr(127), 8 bytes each, one byte per column of 8",
         "# pixels, least significant bit at the top (MONO_VLSB). Any other byte of a",

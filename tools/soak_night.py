@@ -84,9 +84,9 @@ def plan(presses: int, seed: int) -> tuple[list[str], int, int]:
 
 
 def build(out: Path) -> Path:
-    from bower_host import deploy
+    from bower_host.deploy import build as deploy_build
 
-    deploy.compile_tree(REPO, out, "armv6m")
+    deploy_build.compile_tree(REPO, out, "armv6m")
     return out / "lib"
 
 

@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _count_club_round(library, added) -> str | None:
     """``Syncer``'s ``after_store`` for ``bower sync``: a stored club round
     (its header names the night, table and round) counts for its night."""
-    from bower_host.club.night import attach_synced
+    from bower_host.club.attach import attach_synced
     return attach_synced(library, added)
 
 

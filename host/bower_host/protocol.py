@@ -12,147 +12,33 @@ and ``readline(timeout) -> bytes | None`` (:class:`bower_host.transport.SerialTr
 Lines that are not replies (REPL banners, echoes, noise) are skipped. A reply
 whose checksum fails, or a timeout, makes the client re-send the request (with
 a fresh tag, so a late answer to the old one is ignored); after a timeout it
-first repeats the handshake, in case the device was reset. Errors:
-:class:`LinkTimeout`, :class:`CorruptReply`, :class:`DeviceError` (an error
-reply, with ``code``), :class:`DeviceChanged`, and the transport's
+first repeats the handshake, in case the device was reset. Errors (in
+:mod:`bower_host.framing`, with the lines themselves): :class:`LinkTimeout`,
+:class:`CorruptReply`, :class:`DeviceError` (an error reply, with ``code``),
+:class:`DeviceChanged`, and the transport's
 :class:`~bower_host.transport.DeviceGone`.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import random
-import re
 import time
-import zlib
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from bower_host.transport import DeviceGone, Transport, TransportError
+from bower_host.transport import Transport
+from bower_host.framing import (HEX8, CorruptReply, DeviceChanged, DeviceError, LinkTimeout, ProtocolError, Reply,
+                                 chunk_data, encode_request, parse_reply, quote_name, show_line)
 
-__all__ = [
-    "PROTO", "MAX_CHUNK", "MAX_LIST", "Client", "DeviceInfo", "GameEntry", "Reply",
-    "ProtocolError", "LinkTimeout", "CorruptReply", "DeviceError", "DeviceChanged",
-    "DeviceGone", "TransportError", "encode_request", "parse_reply", "quote_name", "crc_hex",
-]
+__all__ = ["PROTO", "MAX_CHUNK", "MAX_LIST", "Client", "DeviceInfo", "GameEntry"]
 
 PROTO = 1
 MAX_CHUNK = 2048
 #: Most games a LIST reply may announce: a Pico's flash holds a few hundred
 #: game files. A longer listing is refused before its entries are read.
 MAX_LIST = 4096
-REQUEST = b"#B? "
-REPLY = b"#B! "
-_TAG = re.compile(rb"[0-9A-Za-z]{1,8}\Z")
-_HEX8 = re.compile(rb"[0-9a-f]{8}\Z")
-_SAFE_NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~'")
 _TAG_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-
-class ProtocolError(Exception):
-    """The conversation with the device failed."""
-
-
-class LinkTimeout(ProtocolError):
-    """No reply in time."""
-
-
-class CorruptReply(ProtocolError):
-    """A reply failed its checksum or made no sense, even after retries."""
-
-
-class DeviceChanged(ProtocolError):
-    """A different device answered after a reconnect."""
-
-
-class DeviceError(ProtocolError):
-    """The device answered with an error reply (``code`` as in PROTOCOL.md)."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(f"{message} ({code})" if message else code)
-        self.code = code
-        self.message = message
-
-
-def crc_hex(data: bytes) -> str:
-    """CRC-32 (zlib/binascii) as 8 lower-case hex digits."""
-    return "%08x" % (zlib.crc32(data) & 0xFFFFFFFF)
-
-
-def encode_request(tag: str, cmd: str, *args: object) -> bytes:
-    """One request line: ``#B? TAG CMD ARG ... CRC\\n``."""
-    words = [tag, cmd, *map(str, args)]
-    for w in words:
-        if not w or any(not 0x21 <= ord(c) <= 0x7E for c in w):
-            raise ValueError(f"request word {w!r} must be non-empty printable ASCII without spaces")
-    body = REQUEST + " ".join(words).encode("ascii")
-    return body + b" " + crc_hex(body).encode() + b"\n"
-
-
-def quote_name(name: str) -> str:
-    """A ROSTER name as one request word: bytes other than letters, digits and
-    ``-._~'`` become ``%XX``."""
-    return "".join(chr(b) if b in _SAFE_NAME else "%%%02X" % b for b in name.encode("utf-8"))
-
-
-@dataclass
-class Reply:
-    tag: str
-    words: list[str]        # status word first ("OK", "ERR", "GAME"), then the fields
-    raw: bytes = b""
-
-    @property
-    def status(self) -> str:
-        return self.words[0]
-
-
-def parse_reply(line: bytes) -> Reply | None:
-    """A reply line, or None if the line is not one (noise).
-
-    :raises CorruptReply: the line has the reply marker but its checksum or
-        shape is wrong.
-    """
-    line = line.rstrip(b"\r\n")
-    start = line.find(REPLY)
-    if start < 0:
-        return None
-    # Tolerate noise glued to the front of a line (a REPL prompt without a newline).
-    line = line[start:]
-    sp = line.rfind(b" ")
-    body, crc = line[:sp], line[sp + 1:]
-    if sp < len(REPLY) or not _HEX8.match(crc):
-        raise CorruptReply(f"malformed reply line {_show(line)}")
-    if crc_hex(body).encode() != crc:
-        raise CorruptReply(f"reply failed its checksum: {_show(line)}")
-    words = body[len(REPLY):].split(b" ")
-    if len(words) < 2 or not _TAG.match(words[0]) and words[0] != b"-":
-        raise CorruptReply(f"malformed reply line {_show(line)}")
-    try:
-        text = [w.decode("ascii") for w in words]
-    except UnicodeDecodeError:
-        raise CorruptReply(f"reply is not ASCII: {_show(line)}") from None
-    return Reply(text[0], text[1:], line)
-
-
-def _show(line: bytes, limit: int = 80) -> str:
-    s = line[:limit].decode("ascii", "replace")
-    return repr(s + ("..." if len(line) > limit else ""))
-
-
-def _chunk(r: Reply, game_id: str, offset: int, n: int) -> bytes:
-    """The data of a GET reply, checked against the request and its CRC."""
-    try:
-        gid, off, count, crc, data = r.words[1:6]
-        if gid != game_id or int(off) != offset:
-            raise ValueError("a chunk of another request")
-        raw = b"" if data == "-" else base64.b64decode(data, validate=True)
-        if len(raw) != int(count) or len(raw) > n or crc_hex(raw) != crc:
-            raise ValueError("chunk checksum or length mismatch")
-    except (ValueError, binascii.Error) as e:
-        raise CorruptReply(f"chunk of {game_id} at offset {offset}: {e}") from None
-    return raw
 
 
 @dataclass
@@ -215,7 +101,7 @@ class Client:
                 time=int(kv.pop("time", "0")), chunk=int(kv.pop("chunk", MAX_CHUNK)),
                 maxline=int(kv.pop("maxline", 512)), extra=kv)
         except (KeyError, ValueError) as e:
-            raise CorruptReply(f"handshake reply lacks or garbles {e}: {_show(r.raw)}") from None
+            raise CorruptReply(f"handshake reply lacks or garbles {e}: {show_line(r.raw)}") from None
         if info.proto != PROTO:
             raise ProtocolError(f"the device speaks link protocol {info.proto}; this bower speaks {PROTO}: "
                                 "update bower or the firmware")
@@ -235,11 +121,11 @@ class Client:
             for it in items:
                 try:
                     gid, size, crc, state, synced = it.words[1:6]
-                    if not _HEX8.match(crc.encode()) or synced not in ("0", "1"):
+                    if not HEX8.match(crc.encode()) or synced not in ("0", "1"):
                         raise ValueError(crc)
                     out.append(GameEntry(gid, int(size), crc, state, synced == "1"))
                 except ValueError:
-                    self._last = CorruptReply(f"bad LIST entry {_show(it.raw)}")
+                    self._last = CorruptReply(f"bad LIST entry {show_line(it.raw)}")
                     break
             else:
                 return out
@@ -255,7 +141,7 @@ class Client:
             if r is None:
                 continue
             try:
-                return _chunk(r, game_id, offset, n)
+                return chunk_data(r, game_id, offset, n)
             except CorruptReply as e:
                 self._last = e
         if isinstance(self._last, LinkTimeout):
@@ -292,7 +178,7 @@ class Client:
                     if code not in ("badcrc", "toolong"):
                         raise DeviceError(code, " ".join(r.words[2:]))
                     raise CorruptReply(f"the device could not read a GET ({code})")
-                data = _chunk(r, game_id, off, n)
+                data = chunk_data(r, game_id, off, n)
                 pending.popleft()
             except (CorruptReply, LinkTimeout) as e:
                 # Start again from this chunk, one request at a time.
@@ -324,7 +210,7 @@ class Client:
         r = self._request("SYNCED", *args)
         words = r.words[1:1 + len(pairs)]
         if len(words) != len(pairs) or any(w not in ("ok", "stale", "badid") for w in words):
-            raise CorruptReply(f"bad SYNCED reply {_show(r.raw)}")
+            raise CorruptReply(f"bad SYNCED reply {show_line(r.raw)}")
         return words
 
     def damaged(self, game_id: str, line: int) -> bool:
@@ -369,7 +255,7 @@ class Client:
         try:
             return int(r.words[1])
         except (IndexError, ValueError):
-            raise CorruptReply(f"bad CLOCK reply {_show(r.raw)}") from None
+            raise CorruptReply(f"bad CLOCK reply {show_line(r.raw)}") from None
 
     # ----- machinery -----------------------------------------------------
 
@@ -416,20 +302,20 @@ class Client:
                     return None, None
                 raise DeviceError(code, msg)
             if r.status != "OK":
-                raise CorruptReply(f"unexpected reply to {cmd}: {_show(r.raw)}")
+                raise CorruptReply(f"unexpected reply to {cmd}: {show_line(r.raw)}")
             items = []
             if want_items:
                 try:
                     count = int(r.words[1])
                 except (IndexError, ValueError):
-                    raise CorruptReply(f"bad {cmd} reply {_show(r.raw)}") from None
+                    raise CorruptReply(f"bad {cmd} reply {show_line(r.raw)}") from None
                 if not 0 <= count <= MAX_LIST:
                     raise ProtocolError(f"the device lists {count:,} games, more than the {MAX_LIST:,} a Bower "
                                         "can hold: refused (is it a Bower, with sound flash?)")
                 while len(items) < count:
                     it = self._await(tag)
                     if it.status != "GAME" or len(it.words) < 6:
-                        raise CorruptReply(f"bad {cmd} entry {_show(it.raw)}")
+                        raise CorruptReply(f"bad {cmd} entry {show_line(it.raw)}")
                     items.append(it)
             return r, items
         except (CorruptReply, LinkTimeout) as e:

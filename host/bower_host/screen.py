@@ -2,7 +2,7 @@
 
 Every function takes the 1024 bytes of an SSD1306's RAM (or a frame buffer)
 in MONO_VLSB layout: byte ``page * 128 + x``, bit ``y % 8``, so one source,
-the bytes the driver sent (``bower_host.devicesim``), gives every picture.
+the bytes the driver sent (``bower_host.oledsim``), gives every picture.
 
 * ``halfblocks(gddram)``: 32 lines of 128 characters (``▀ ▄ █`` and space),
   two pixel rows per character: the simulator's terminal view at true pixel

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bower_host import connect
 from bower_host.errors import CommandError
-from bower_host.protocol import DeviceError, ProtocolError
+from bower_host.framing import DeviceError, ProtocolError
 from bower_host.syncer import Syncer, size_text
 from bower_host.transport import DeviceGone, TransportError
 

@@ -38,7 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from bower_host.protocol import MAX_CHUNK, MAX_LIST, Client, DeviceError, DeviceInfo, GameEntry, ProtocolError
+from bower_host.framing import DeviceError, ProtocolError
+from bower_host.protocol import MAX_CHUNK, MAX_LIST, Client, DeviceInfo, GameEntry
 from bower_host.transport import TransportError
 
 if TYPE_CHECKING:

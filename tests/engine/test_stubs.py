@@ -121,8 +121,8 @@ def test_the_rules_stub_has_every_public_name():
 
 
 def test_no_stub_is_deployed():
-    from bower_host import deploy
+    from bower_host.deploy import build as deploy_build
     root = ENGINE.parents[1]
     assert list(ENGINE.glob("*.pyi")), "no stub to check"
-    sources = [str(src) for src, _, _ in deploy._sources(root)]
+    sources = [str(src) for src, _, _ in deploy_build._sources(root)]
     assert sources and not [s for s in sources if not s.endswith(".py")]

@@ -13,7 +13,7 @@ relies on it, and refuse what CircuitPython refuses:
   so swapped arguments fail as they do on the board. ``scan``, ``writeto``
   and ``readfrom_into`` need the lock (``RuntimeError``), an address nobody
   acknowledges raises ``OSError(19)``; writes go to devices with ``addr`` and
-  ``write(bytes)`` (``bower_host.devicesim.SSD1306Model``).
+  ``write(bytes)`` (``bower_host.oledsim.SSD1306Model``).
 * ``digitalio.DigitalInOut``: an input reads the level a test set with
   ``set_level(gpio, 0|1)``, or what its pull resistor gives; ``pull`` on an
   output raises ``AttributeError``.

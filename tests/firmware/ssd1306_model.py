@@ -1,6 +1,6 @@
 # The SSD1306 model and fake I2C bus for display tests, on both interpreters.
 #
-# On CPython this re-exports bower_host.devicesim's FakeI2C and SSD1306Model
+# On CPython this re-exports bower_host.oledsim's FakeI2C and SSD1306Model
 # (the ones the simulator uses). MicroPython cannot see host/, so the same
 # names are bound to the compact MiniSSD1306 / MiniI2C below, written for
 # MicroPython. Both decode the byte stream identically; test_display.py checks
@@ -10,7 +10,7 @@ import sys
 
 SSD1306_ADDR = 0x3C
 
-# Parameter bytes of each multi-byte command (as devicesim._PARAMS).
+# Parameter bytes of each multi-byte command (as oledsim._PARAMS).
 _PARAMS = {0x20: 1, 0x21: 2, 0x22: 2, 0x26: 6, 0x27: 6, 0x29: 5, 0x2A: 5, 0x81: 1, 0x8D: 1, 0xA3: 2,
            0xA8: 1, 0xAD: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1}
 
@@ -165,4 +165,4 @@ if sys.implementation.name == "micropython":
     FakeI2C = MiniI2C
     SSD1306Model = MiniSSD1306
 else:
-    from bower_host.devicesim import FakeI2C, SSD1306Model  # noqa: F401
+    from bower_host.oledsim import FakeI2C, SSD1306Model  # noqa: F401

@@ -505,7 +505,7 @@ def crc_hex(b):
 
 
 def encode_request(tag, cmd, *args):
-    # bower_host.protocol.encode_request: "#B? TAG CMD ARG ... CRC\n".
+    # bower_host.framing.encode_request: "#B? TAG CMD ARG ... CRC\n".
     body = ("#B? " + " ".join([tag, cmd] + [str(a) for a in args])).encode()
     return body + b" " + crc_hex(body).encode() + b"\n"
 
@@ -667,7 +667,7 @@ class Host:
         return out
 
     def _chunk(self, w, gid, off, n):
-        # OK gid off count crc base64: bower_host.protocol._chunk's checks.
+        # OK gid off count crc base64: bower_host.framing.chunk_data's checks.
         check(w[0] == "OK" and w[1] == gid and int(w[2]) == off, "GET %s %d: %r" % (gid, off, w[:4]))
         raw = b"" if w[5] == "-" else binascii.a2b_base64(w[5].encode())
         check(len(raw) == int(w[3]) == n and crc_hex(raw) == w[4], "chunk %s@%d" % (gid, off))

@@ -1,6 +1,6 @@
 """bower.board.run(): the real main loop with the real UI, store, link and
 display, on a fake `machine` (tests/firmware/fake_machine.py), a fake clock
-and the SSD1306 model behind a fake I2C bus (bower_host.devicesim).
+and the SSD1306 model behind a fake I2C bus (bower_host.oledsim).
 
 Buttons are "pressed" by scheduling pin levels on the fake clock, so every
 frame checked here went pins -> Buttons -> App -> Display -> ssd1306 driver
@@ -22,8 +22,8 @@ from bower import board, boardcfg  # noqa: E402  (needs the fake machine first)
 from bower import keys as K  # noqa: E402
 from bower.store import Store  # noqa: E402
 from bower.ui import App  # noqa: E402
-from bower_host.devicesim import FakeI2C, SSD1306Model  # noqa: E402
-from bower_host.protocol import encode_request, parse_reply  # noqa: E402
+from bower_host.oledsim import FakeI2C, SSD1306Model  # noqa: E402
+from bower_host.framing import encode_request, parse_reply  # noqa: E402
 
 UP, DOWN, OK, BACK = 2, 3, 6, 7          # GPIOs of the default board.json
 DEVICE = fm.UID.hex()

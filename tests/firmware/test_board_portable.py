@@ -2,7 +2,7 @@
 # bower.board.run() on the real MicroPython (and CPython): the main loop with
 # the real UI, store, link, display and ssd1306 driver, on the fake machine
 # module, a fake clock and the SSD1306 model behind a fake I2C bus
-# (ssd1306_model: the compact MicroPython model there, devicesim's here).
+# (ssd1306_model: the compact MicroPython model there, oledsim's here).
 # Plain asserts only; tests/firmware/test_board.py has the full CPython suite.
 
 import binascii

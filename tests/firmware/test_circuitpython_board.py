@@ -26,8 +26,8 @@ from bower import boardcfg
 from bower import keys as K
 from bower.store import Store
 from bower.ui import App
-from bower_host.devicesim import SSD1306Model
-from bower_host.protocol import encode_request, parse_reply
+from bower_host.oledsim import SSD1306Model
+from bower_host.framing import encode_request, parse_reply
 
 UP, DOWN, OK, BACK = 2, 3, 6, 7          # GPIOs of the default board.json
 BOARD_PY = os.path.join(os.path.dirname(__file__), "..", "..", "firmware", "bower", "board.py")

@@ -1,7 +1,7 @@
 """The CircuitPython display path with Adafruit's real packages: adafruit_ssd1306
 (PyPI adafruit-circuitpython-ssd1306), adafruit_framebuf and adafruit_bus_device,
 on a fake busio.I2C (tests/firmware/fake_circuitpython.py) that feeds the
-SSD1306 model (bower_host.devicesim).
+SSD1306 model (bower_host.oledsim).
 
 adafruit_ssd1306 is imported as on a CircuitPython board, with no ``framebuf``
 module, so it draws with adafruit_framebuf; bower.cpdisplay makes that draw
@@ -25,7 +25,7 @@ import test_golden_screens as golden
 
 from bower import cpfont, gfx
 from bower.display import Display
-from bower_host.devicesim import SSD1306Model
+from bower_host.oledsim import SSD1306Model
 
 ADA, CPD = fcp.adafruit()
 FRAME = 7 + 1 + 1024          # a full show: window command + control byte + frame
@@ -47,7 +47,7 @@ def adafruit_stack(addr=0x3C):
 
 def micropython_stack():
     # micropython-lib's driver on machine.I2C's stand-in: the reference.
-    from bower_host.devicesim import FakeI2C
+    from bower_host.oledsim import FakeI2C
     bus = FakeI2C()
     drv = ssd1306.SSD1306_I2C(128, 64, bus, 0x3C)
     return Display(drv), drv, bus, bus.device

@@ -15,7 +15,8 @@ import framebuf
 import ssd1306
 from bower.display import Display
 from bower_host import devicesim
-from bower_host.devicesim import FakeI2C, SSD1306Model
+from bower_host import oledsim
+from bower_host.oledsim import FakeI2C, SSD1306Model
 from ssd1306_model import MiniI2C, MiniSSD1306
 
 FULL = 7 + 1 + 1024
@@ -52,7 +53,7 @@ def test_vertical_addressing_goes_down_the_pages_first():
 
 def test_page_addressing_keeps_the_page_and_wraps_the_column():
     m = SSD1306Model()
-    assert m.mode == devicesim.PAGE  # the power-on default
+    assert m.mode == oledsim.PAGE  # the power-on default
     m.write(_cmd(0xB3, 0x0E, 0x17))  # page 3, column 0x7E
     m.write(_data(9, 8, 7))
     # 9 -> column 126, 8 -> 127, then the column wraps to its start register
@@ -97,8 +98,8 @@ def test_visible_follows_on_off_invert_entire_on_and_rotation():
     assert m.visible() == b"\xff" * 1024
     drv.write_cmd(0xA4)
     drv.poweroff()
-    assert m.visible() == bytes(1024) and devicesim.display_on(bus) is False
-    assert devicesim.gddram(bus) == frame and devicesim.visible(bus) == bytes(1024)
+    assert m.visible() == bytes(1024) and oledsim.display_on(bus) is False
+    assert oledsim.gddram(bus) == frame and oledsim.visible(bus) == bytes(1024)
 
 
 def _random_stream(rng, n):

@@ -2,7 +2,7 @@
 # bower.display on the vendored micropython-lib ssd1306 driver, behind a fake
 # I2C bus with an SSD1306 model that decodes every byte: what reaches the
 # chip's RAM must be the frame buffer, sent in as few bytes as possible. The
-# same file runs under CPython (pytest; devicesim's model) and the real
+# same file runs under CPython (pytest; oledsim's model) and the real
 # MicroPython 1.27 (tests/mpy; the compact model in ssd1306_model.py).
 
 import ssd1306

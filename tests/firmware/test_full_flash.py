@@ -40,7 +40,7 @@ from bower.ui import App
 from bower.link import Link
 from bower import keys as K
 from euchre import log
-from bower_host.protocol import encode_request, parse_reply
+from bower_host.framing import encode_request, parse_reply
 from test_text_fit import watch, look  # noqa: F401  (the fixture, for the storage screens)
 
 DEV = "e6614103e7"
@@ -464,7 +464,7 @@ def test_a_crash_for_a_full_flash_says_what_helps(tmp_path, monkeypatch):
     # last resort, its screen says what to do instead of "OSError: 28".
     import fake_machine as fm
     from test_board_loop import boot, press, OK, BACK, _screen
-    from bower_host.devicesim import FakeI2C
+    from bower_host.oledsim import FakeI2C
 
     def full(self, ev, now):
         raise OSError(28, "ENOSPC")

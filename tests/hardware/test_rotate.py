@@ -2,7 +2,7 @@
 
 The SSD1306 turns the picture itself (segment remap A0, COM scan C0), so the
 frame buffer and the display RAM stay as drawn and only what the panel
-shows is turned. Checked on the SSD1306 model (bower_host.devicesim), whose
+shows is turned. Checked on the SSD1306 model (bower_host.oledsim), whose
 ``visible()`` maps display RAM to the panel through those two registers:
 for bower.display.Display on both drivers (micropython-lib's and
 Adafruit's, as bower.board builds them) and for a whole boot of bower.board
@@ -19,7 +19,7 @@ import pytest
 
 from bower import boardcfg
 from bower.display import Display
-from bower_host import devicesim
+from bower_host import oledsim
 
 FIRMWARE_TESTS = str(Path(__file__).resolve().parents[1] / "firmware")
 if FIRMWARE_TESTS not in sys.path:
@@ -54,7 +54,7 @@ def draw(fb):
 def micropython_driver():
     import ssd1306
 
-    bus = devicesim.FakeI2C()
+    bus = oledsim.FakeI2C()
     return ssd1306.SSD1306_I2C(W, H, bus, 0x3C), bus.device
 
 
@@ -62,7 +62,7 @@ def adafruit_driver():
     import fake_circuitpython as fcp
 
     _, cpd = fcp.adafruit()
-    model = devicesim.SSD1306Model(0x3C)
+    model = oledsim.SSD1306Model(0x3C)
     fcp.reset(model)
     i2c = fcp.busio.I2C(fcp.board.GP5, fcp.board.GP4, frequency=400000)
     return cpd.driver(i2c, 0x3C), model
@@ -108,7 +108,7 @@ def boot(tmp_path, rotate):
     from bower import board
 
     fm.reset_state()
-    bus = devicesim.FakeI2C()
+    bus = oledsim.FakeI2C()
     fm.attach_i2c(bus)
     cfg = copy.deepcopy(boardcfg.DEFAULTS)
     cfg["display"]["rotate"] = rotate

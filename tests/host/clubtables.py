@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 
 from bower_host.devicesim import HostFs  # noqa: E402
+from bower_host.club import attach as ca  # noqa: E402
 from bower_host.club import night as cn  # noqa: E402
 from bower_host.club.push import round_setup  # noqa: E402
 from bower_host.club.simulate import bot_table_events, round_rules  # noqa: E402
@@ -137,7 +138,7 @@ def play_night(lib, key: str, root: Path, seed: int, renege: float = 0.02, again
         first: set = set()
         for t in order:
             t0 = time.perf_counter()
-            for o in Syncer(bowers[t].client(), lib, after_store=cn.attach_synced).run():
+            for o in Syncer(bowers[t].client(), lib, after_store=ca.attach_synced).run():
                 out["statuses"][o.status] = out["statuses"].get(o.status, 0) + 1
             if t not in first:
                 first.add(t)

@@ -19,6 +19,7 @@ import subprocess
 import pytest
 
 from bower_host.club import night as cn
+from bower_host.club import attach as ca
 from bower_host.club import standings as cs
 from bower_host.club.simulate import night_round_logs
 from bower_host.db import Library
@@ -45,7 +46,7 @@ def board(tmp_path_factory):
             for t, raw in logs.items():
                 if rnd == 2 and t == 4:
                     continue                            # table 4 still playing
-                cn.attach_file(lib, raw, f"r{rnd}-t{t}.log")
+                ca.attach_file(lib, raw, f"r{rnd}-t{t}.log")
         night = cn.load_night(lib, "club")
     with serving(db, "club") as url:
         yield url, night, tmp

@@ -17,6 +17,7 @@ from euchre import log as elog
 
 from bower_host import cli
 from bower_host.club import night as cn
+from bower_host.club import attach as ca
 from bower_host.club import roundlog as rl
 from bower_host.club import standings as cs
 from bower_host.club.simulate import bot_round, night_round_logs, scripted_round
@@ -165,8 +166,8 @@ def round_log(night, rnd, table, seed=1, device=None, key=None, **kw):
 def test_same_round_twice_counts_once(lib):
     night = make_night(lib)
     raw = round_log(night, 1, 1)
-    a = cn.attach_file(lib, raw, "r1-t1.log")
-    b = cn.attach_file(lib, raw, "r1-t1.log")
+    a = ca.attach_file(lib, raw, "r1-t1.log")
+    b = ca.attach_file(lib, raw, "r1-t1.log")
     assert (a.status, b.status) == ("new", "unchanged")
     night = cn.load_night(lib, "fri")
     assert len(night.results) == 1 and lib.count() == 1
@@ -176,10 +177,10 @@ def test_same_round_twice_counts_once(lib):
 def test_same_result_from_another_game_counts_once(lib):
     night = make_night(lib)
     raw = round_log(night, 1, 2, seed=4)
-    cn.attach_file(lib, raw, "a.log")
+    ca.attach_file(lib, raw, "a.log")
     other = round_log(night, 1, 2, seed=4, device="spare01", key="again")
     assert other != raw
-    out = cn.attach_file(lib, other, "b.log")
+    out = ca.attach_file(lib, other, "b.log")
     assert out.status == "same result" and "counted once" in out.message
     night = cn.load_night(lib, "fri")
     assert night.results[(1, 2)]["device"] == "table02"
@@ -188,15 +189,15 @@ def test_same_result_from_another_game_counts_once(lib):
 
 def test_conflicting_result_refused_then_replaced_and_logged(lib):
     night = make_night(lib)
-    cn.attach_file(lib, round_log(night, 1, 1, seed=1), "a.log")
+    ca.attach_file(lib, round_log(night, 1, 1, seed=1), "a.log")
     other = round_log(night, 1, 1, seed=2, device="spare01", key="x")
     with pytest.raises(cn.ClubConflict) as e:
-        cn.attach_file(lib, other, "b.log")
+        ca.attach_file(lib, other, "b.log")
     msg = str(e.value)
     assert "\n" not in msg and "already has a result" in msg and "--replace" in msg
     assert cn.load_night(lib, "fri").results[(1, 1)]["device"] == "table01"
     assert cn.corrections(lib, cn.load_night(lib, "fri")) == []
-    out = cn.attach_file(lib, other, "b.log", replace=True)
+    out = ca.attach_file(lib, other, "b.log", replace=True)
     assert out.status == "replaced"
     night = cn.load_night(lib, "fri")
     assert night.results[(1, 1)]["device"] == "spare01"
@@ -204,7 +205,7 @@ def test_conflicting_result_refused_then_replaced_and_logged(lib):
     assert (c["round"], c["table_no"], c["kind"], c["old_game"], c["new_game"]) == \
         (1, 1, "replaced", "table01/fri-r1", "spare01/x")
     # Replacing with the same log again changes nothing and logs nothing.
-    assert cn.attach_file(lib, other, "b.log", replace=True).status == "unchanged"
+    assert ca.attach_file(lib, other, "b.log", replace=True).status == "unchanged"
     assert len(cn.corrections(lib, night)) == 1
 
 
@@ -213,12 +214,12 @@ def test_a_growing_log_updates_and_only_complete_rounds_count(lib):
     full = round_log(night, 1, 1, seed=3).decode()
     lines = full.splitlines(keepends=True)
     partial = "".join(lines[:len(lines) // 2]).encode()
-    a = cn.attach_replay(lib, replay(partial.decode()), "table01", "fri-r1", None, "sync")
+    a = ca.attach_replay(lib, replay(partial.decode()), "table01", "fri-r1", None, "sync")
     assert a.status == "new" and "not counted yet" in a.message
     night = cn.load_night(lib, "fri")
     assert sum(r["points"] for r in cs.standings(night)) == 0
     assert cs.table_results(night)[0]["tables"][0]["status"] == "playing"
-    b = cn.attach_replay(lib, replay(full), "table01", "fri-r1", None, "sync")
+    b = ca.attach_replay(lib, replay(full), "table01", "fri-r1", None, "sync")
     assert b.status == "updated"
     night = cn.load_night(lib, "fri")
     assert night.results[(1, 1)]["complete"] and cn.corrections(lib, night) == []   # was never counted
@@ -227,12 +228,12 @@ def test_a_growing_log_updates_and_only_complete_rounds_count(lib):
 
 def test_player_at_two_tables_refused(lib):
     night = make_night(lib, movement="fixed")
-    cn.attach_file(lib, round_log(night, 1, 1), "a.log")
+    ca.attach_file(lib, round_log(night, 1, 1), "a.log")
     names = seat_names(night, 1, 2)
     names[0] = seat_names(night, 1, 1)[0]
     raw = bot_round(rl.round_header("fri", 2, 1, 8, None, night.scoring), names, 1, "table02", "k")
     with pytest.raises(cn.ClubConflict, match="already played round 1 at table 1"):
-        cn.attach_file(lib, raw, "b.log")
+        ca.attach_file(lib, raw, "b.log")
 
 
 @pytest.mark.parametrize("change, why", [
@@ -245,14 +246,14 @@ def test_round_must_fit_the_night(lib, change, why):
                         {**night.scoring, **change})
     raw = bot_round(c, seat_names(night, 1, 1), 1, "table01", "k", hands=8)
     with pytest.raises(cn.ClubError, match=why):
-        cn.attach_file(lib, raw, "x.log")
+        ca.attach_file(lib, raw, "x.log")
 
 
 def test_not_a_player_refused(lib):
     make_night(lib)
     raw = bot_round(club(), ["Ann", "Bob", "Cy", "Zed"], 1, "table01", "k")
     with pytest.raises(cn.ClubError, match="Zed is not a player"):
-        cn.attach_file(lib, raw, "x.log")
+        ca.attach_file(lib, raw, "x.log")
 
 
 def test_minutes_round_counts_when_accepted_handed_in_or_time_is_up(lib):
@@ -260,33 +261,33 @@ def test_minutes_round_counts_when_accepted_handed_in_or_time_is_up(lib):
     raw = round_log(night, 1, 1, hands=5, started=T0, accept=False)       # time not called on the device
     rp = replay(raw.decode())
     assert rp.header["options"]["round_hands"] == 99
-    early = cn.attach_replay(lib, rp, "table01", "fri-r1", None, "sync", clock=lambda: T0 + 600)
+    early = ca.attach_replay(lib, rp, "table01", "fri-r1", None, "sync", clock=lambda: T0 + 600)
     assert "not counted yet" in early.message
-    late = cn.attach_replay(lib, rp, "table01", "fri-r1", None, "sync", clock=lambda: T0 + 1200)
+    late = ca.attach_replay(lib, rp, "table01", "fri-r1", None, "sync", clock=lambda: T0 + 1200)
     assert late.status == "updated" and cn.load_night(lib, "fri").results[(1, 1)]["complete"]
-    assert cn.attach_file(lib, round_log(night, 1, 2, hands=4, started=T0, accept=False), "t2.log",
+    assert ca.attach_file(lib, round_log(night, 1, 2, hands=4, started=T0, accept=False), "t2.log",
                           clock=lambda: T0 + 60).message.endswith("counted")          # handed in: time called
     # Accepted between hands on the device (time called there): counts at once, synced early.
     acc = round_log(night, 1, 3, hands=3, started=T0)
     rp = replay(acc.decode())
     assert rp.events[-1] == "accept" and rp.game.counted == 3
-    out = cn.attach_replay(lib, rp, "table03", "fri-r1", None, "sync", clock=lambda: T0 + 60)
+    out = ca.attach_replay(lib, rp, "table03", "fri-r1", None, "sync", clock=lambda: T0 + 60)
     assert out.message.endswith("counted") and cn.load_night(lib, "fri").results[(1, 3)]["result"]["accepted"]
 
 
 def test_sync_hook_attaches_rounds_and_reports_conflicts(lib):
     night = make_night(lib)
     added = lib.add_log(round_log(night, 1, 3), "table03", "fri-r1.log")
-    assert "counted" in cn.attach_synced(lib, added)
+    assert "counted" in ca.attach_synced(lib, added)
     assert cn.load_night(lib, "fri").results[(1, 3)]["source"] == "sync"
     clash = lib.add_log(round_log(night, 1, 3, seed=9, device="spare02", key="y"), "spare02", "y.log")
-    note = cn.attach_synced(lib, clash)
+    note = ca.attach_synced(lib, clash)
     assert note.startswith("club round not counted:") and "--replace" in note
     plain = lib.add_log(elog.dumps(__import__("euchre").Game(__import__("euchre").Rules("classic"), list("ABCD")),
                                    extra={"id": "g1", "device": "d1"}).encode(), "d1", "g1.log")
-    assert cn.attach_synced(lib, plain) is None
+    assert ca.attach_synced(lib, plain) is None
     # collect finds the synced rounds again: nothing new, the clash reported.
-    got = dict((m.split(":")[0], s) for s, m in cn.collect(lib))
+    got = dict((m.split(":")[0], s) for s, m in ca.collect(lib))
     assert sorted(got.values()) == ["refused", "unchanged"]
 
 
@@ -301,7 +302,7 @@ def play_night(tmp_path, movement, names, tables, rounds, seed=11):
         for rnd in range(1, rounds + 1):
             night = cn.load_night(scratch, "fri")
             for t, raw in night_round_logs(night, rnd, seed, renege=0.08).items():
-                cn.attach_file(scratch, raw, f"r{rnd}-t{t}.log")
+                ca.attach_file(scratch, raw, f"r{rnd}-t{t}.log")
                 logs.append(raw)
     return logs
 
@@ -373,7 +374,7 @@ def test_standings_match_an_independent_recomputation(tmp_path, movement, n, tab
         cn.create_night(lib, "Friday", names, tables, movement, rounds, hands=6, seed=11, key="fri",
                         scoring={"loner": 5, "set_loner": 3, "renege": 2})
         for i, raw in enumerate(order):
-            cn.attach_file(lib, raw, f"{i}.log")
+            ca.attach_file(lib, raw, f"{i}.log")
         night = cn.load_night(lib, "fri")
     assert night.complete()
     got = [(r["place"], r["player"], r["points"], r["won"], r["loners"], r["euchres"]) for r in cs.standings(night)]
@@ -446,7 +447,7 @@ def served(tmp_path):
         cn.create_night(lib, "Friday", NAMES12, 3, "fixed", 3, hands=6, seed=11, key="fri",
                         scoring={"loner": 5, "set_loner": 3, "renege": 2})
         for i, raw in enumerate(logs):
-            cn.attach_file(lib, raw, f"{i}.log")
+            ca.attach_file(lib, raw, f"{i}.log")
     with serving(db, "fri") as url:
         yield url, db
 
@@ -476,7 +477,7 @@ def test_web_concurrent_requests_and_live_update(served):
     with Library(db) as lib:
         night = cn.load_night(lib, "fri")
         raw = night_round_logs(night, 3, 1)[1]
-        cn.attach_file(lib, raw, "r3.log")
+        ca.attach_file(lib, raw, "r3.log")
     doc = json.loads(get(base + "/results.json")[1])
     assert doc["rounds"][2]["tables"][0]["status"] == "complete"
 
@@ -530,7 +531,7 @@ def test_a_hands_round_needs_its_hands_and_the_acceptance(lib):
     rp = replay(played.decode())
     res = rl.round_result(rp, c)
     assert res.hands == 8 and rp.game.result and not res.accepted and not res.complete and res.awaiting
-    a = cn.attach_file(lib, played, "r1-t1.log")
+    a = ca.attach_file(lib, played, "r1-t1.log")
     assert a.status == "new" and "awaiting acceptance" in a.message and "not counted yet" in a.message
     night = cn.load_night(lib, "fri")
     assert not night.results[(1, 1)]["complete"] and sum(r["points"] for r in cs.standings(night)) == 0
@@ -541,7 +542,7 @@ def test_a_hands_round_needs_its_hands_and_the_acceptance(lib):
     # The other side accepts on the device; the grown log is synced: counted.
     accepted = bot_round(c, names, 1, "table01", "fri-r1")
     assert accepted.startswith(played) and accepted.endswith(lines_of(accepted)[-1].encode())
-    b = cn.attach_file(lib, accepted, "r1-t1.log")
+    b = ca.attach_file(lib, accepted, "r1-t1.log")
     assert b.status == "updated" and b.message.endswith("updated")
     night = cn.load_night(lib, "fri")
     assert night.results[(1, 1)]["complete"] and cs.table_results(night)[0]["tables"][0]["status"] == "complete"
@@ -556,7 +557,7 @@ def test_accepted_early_a_hands_round_does_not_count(lib):
     assert rp.events[-1] == "accept" and rp.game.counted == 5
     res = rl.round_result(rp, c)
     assert res.accepted and not res.complete and "accepted after 5 of its 8 hands" in res.why
-    assert "not counted: accepted after 5" in cn.attach_file(lib, raw, "x.log").message
+    assert "not counted: accepted after 5" in ca.attach_file(lib, raw, "x.log").message
 
 
 def test_a_log_without_round_options_never_counts(lib):
@@ -575,7 +576,7 @@ def test_a_log_without_round_options_never_counts(lib):
     assert "round_hands" not in rp.header["options"] and rl.club_of(rp.header) == c
     res = rl.round_result(rp, c, closed=True)
     assert res.hands == 8 and not res.complete and not res.accepted and "no round_hands" in res.why
-    out = cn.attach_file(lib, raw, "old.log")
+    out = ca.attach_file(lib, raw, "old.log")
     assert out.status == "new" and "not counted: its header's options have no round_hands" in out.message
     assert not cn.load_night(lib, "fri").results[(1, 1)]["complete"]
 
@@ -601,7 +602,7 @@ def test_header_options_must_agree_with_the_club_object(lib, option, value, fiel
     g = __import__("euchre").Game(__import__("euchre").Rules("classic", header["options"]), list("ABCD"))
     raw = elog.dumps(g, extra={"club": c, "id": "z", "device": "d"}).encode()
     with pytest.raises(cn.ClubError, match=f"option {field}"):
-        cn.attach_file(lib, raw, "z.log")
+        ca.attach_file(lib, raw, "z.log")
 
 
 def corrected_round(night, table=1, rnd=1):
@@ -638,10 +639,10 @@ def test_a_correction_after_acceptance_is_logged_once(lib):
     rp = replay(fixed.decode())
     res = rl.round_result(rp, rl.club_of(rp.header))
     assert res.complete and res.accepted and res.corrections == 1
-    a = cn.attach_file(lib, first, "r1-t1.log")
+    a = ca.attach_file(lib, first, "r1-t1.log")
     assert a.status == "new" and a.message.endswith("counted")
     old_points = cn.load_night(lib, "fri").results[(1, 1)]["result"]["points"]
-    b = cn.attach_file(lib, fixed, "r1-t1.log")
+    b = ca.attach_file(lib, fixed, "r1-t1.log")
     assert b.status == "updated" and "corrected on the device after acceptance" in b.message
     night = cn.load_night(lib, "fri")
     (c,) = cn.corrections(lib, night)
@@ -649,9 +650,9 @@ def test_a_correction_after_acceptance_is_logged_once(lib):
     assert c["old_result"]["points"] == old_points and c["new_result"]["points"] == res.points
     assert c["new_result"]["corrections"] == 1 and night.results[(1, 1)]["result"]["corrections"] == 1
     # The same log again, from the file or a sync: one row still.
-    assert cn.attach_file(lib, fixed, "r1-t1.log").status == "unchanged"
-    assert cn.attach_synced(lib, lib.add_log(fixed, "table01", "again.log")) is not None
-    assert [s for s, _ in cn.collect(lib)] == ["unchanged"]
+    assert ca.attach_file(lib, fixed, "r1-t1.log").status == "unchanged"
+    assert ca.attach_synced(lib, lib.add_log(fixed, "table01", "again.log")) is not None
+    assert [s for s, _ in ca.collect(lib)] == ["unchanged"]
     assert len(cn.corrections(lib, cn.load_night(lib, "fri"))) == 1
     from bower_host.club.commands import standings_text
     assert "device correction" in standings_text(cn.load_night(lib, "fri"), cn.corrections(lib, night))
@@ -661,8 +662,8 @@ def test_a_corrected_log_first_seen_corrected_is_logged_too(lib):
     # The host never saw the first acceptance: the row comes from the log itself.
     night = make_night(lib)
     first, fixed = corrected_round(night, table=2)
-    cn.attach_file(lib, fixed, "r1-t2.log")
-    cn.attach_file(lib, fixed, "r1-t2.log")
+    ca.attach_file(lib, fixed, "r1-t2.log")
+    ca.attach_file(lib, fixed, "r1-t2.log")
     (c,) = cn.corrections(lib, cn.load_night(lib, "fri"))
     rp = replay(first.decode())
     assert c["kind"] == "device correction" and c["old_result"] == rl.round_result(rp, rl.club_of(rp.header)).to_json()
@@ -671,14 +672,14 @@ def test_a_corrected_log_first_seen_corrected_is_logged_too(lib):
 def test_an_acceptance_undone_mid_correction_is_logged_then_the_correction(lib):
     night = make_night(lib)
     first, fixed = corrected_round(night)
-    cn.attach_file(lib, first, "r1-t1.log")
+    ca.attach_file(lib, first, "r1-t1.log")
     midway = b"".join(x.encode() for x in lines_of(fixed)[:len(lines_of(first)) + 1])     # accept undone only
     rp = replay(midway.decode())
     assert rp.records[-1] == "undo" and not rp.game.accepted
-    m = cn.attach_replay(lib, rp, "table01", "fri-r1", None, "sync")
+    m = ca.attach_replay(lib, rp, "table01", "fri-r1", None, "sync")
     assert m.status == "updated" and "acceptance was undone" in m.message
     assert not cn.load_night(lib, "fri").results[(1, 1)]["complete"]
-    cn.attach_file(lib, fixed, "r1-t1.log")
+    ca.attach_file(lib, fixed, "r1-t1.log")
     kinds = [c["kind"] for c in cn.corrections(lib, cn.load_night(lib, "fri"))]
     assert kinds == ["acceptance undone", "device correction"]
     assert cn.load_night(lib, "fri").results[(1, 1)]["complete"]

@@ -27,8 +27,9 @@ from pathlib import Path
 import pytest
 
 from bower_host.club import night as cn
+from bower_host.club import attach as ca
 from bower_host.club import standings as cs
-from bower_host.club import web
+from bower_host.club import pages
 from bower_host.club.roundlog import round_header
 from bower_host.club.simulate import bot_round, night_round_logs
 from bower_host.db import Library, replay
@@ -103,18 +104,18 @@ def club(tmp_path_factory):
         cn.create_night(lib, "Friday <club> & friends", NAMES, 30, "progressive", 4, hands=2, seed=4, key="fri")
         night = cn.load_night(lib, "fri")
         for t, raw in night_round_logs(night, 1, 7, renege=0.05).items():
-            cn.attach_file(lib, raw, f"r1-t{t}.log")
+            ca.attach_file(lib, raw, f"r1-t{t}.log")
         night = cn.load_night(lib, "fri")
         logs = night_round_logs(night, 2, 8, renege=0.05)
         for t, raw in logs.items():
             if t <= 26:
-                cn.attach_file(lib, raw, f"r2-t{t}.log")
+                ca.attach_file(lib, raw, f"r2-t{t}.log")
         seats = night.seating(2).tables
         club27 = round_header("fri", 27, 2, 2, None, night.scoring)
-        cn.attach_file(lib, bot_round(club27, [night.name_of(p) for p in seats[26]], 5, "table27", "fri-r2",
+        ca.attach_file(lib, bot_round(club27, [night.name_of(p) for p in seats[26]], 5, "table27", "fri-r2",
                                       accept=False), "r2-t27.log")
         lines = logs[28].decode().splitlines(keepends=True)
-        cn.attach_replay(lib, replay("".join(lines[:len(lines) // 2])), "table28", "fri-r2", None, "sync")
+        ca.attach_replay(lib, replay("".join(lines[:len(lines) // 2])), "table28", "fri-r2", None, "sync")
         night = cn.load_night(lib, "fri")
     res = cs.results_json(night)
     status = {t["table"]: t["status"] for t in res["rounds"][1]["tables"]}
@@ -246,7 +247,7 @@ def test_the_player_page_escapes_each_name_once():
            "rounds": [{"round": 1, "byes": [], "tables": [
                {"table": 1, "status": "complete", "points": [3, 1],
                 "players": {"N": "Ann", "E": "Flo & Jo", "S": "<b>", "W": "a&amp;b"}}]}]}
-    page = web.player_page({"night": N, "results": res}, 1)
+    page = pages.player_page({"night": N, "results": res}, 1)
     cells = re.findall(r"<td[^>]*>(.*?)</td>", page)
     assert [html.unescape(c) for c in cells[3:5]] == ["<b>", "Flo & Jo & a&amp;b"]
     assert "&amp;amp;" not in page.replace("a&amp;amp;b", "")

@@ -16,7 +16,8 @@ from bower_host.cli import main
 from bower_host.club import night as cn
 from bower_host.club.push import round_setup, setup_text
 from bower_host.db import Library
-from bower_host.protocol import Client, crc_hex, encode_request
+from bower_host.framing import crc_hex, encode_request
+from bower_host.protocol import Client
 
 NAMES12 = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 T0 = 1763700000
@@ -202,7 +203,7 @@ def test_push_reaches_the_real_firmware_store(tmp_path, lib, capsys):
         code, out, err = run(capsys, "club", "push", "--clear", "--port", dev.port, "--timeout", "0.5")
         assert code == 0 and dev.store.club() is None
         # A setup the device refuses (straight through the client): one line, nothing stored.
-        from bower_host.protocol import DeviceError
+        from bower_host.framing import DeviceError
         from bower_host.transport import SerialTransport
         t = SerialTransport.open(dev.port)
         try:

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from bower_host import csvout
 from bower_host.club import night as cn
+from bower_host.club import attach as ca
 from bower_host.club import roundlog as rl
 from bower_host.club.simulate import bot_round
 from bower_host.club.web import make_app
@@ -47,15 +48,16 @@ SITES = {
     ("csvout.py", "<module>"): "the writer",
     ("csvout.py", "dumps"): "the writer",
     ("csvout.py", "dumps_dicts"): "the writer",
-    ("library.py", "<module>"): "bower export / bower stats",       # the --format choices
-    ("library.py", "cmd_export"): "bower export",
-    ("library.py", "cmd_stats"): "bower stats",
+    ("export.py", "<module>"): "bower export",                      # the --format choices
+    ("export.py", "cmd_export"): "bower export",
+    ("stats.py", "<module>"): "bower stats",                        # the --format choices
+    ("stats.py", "cmd_stats"): "bower stats",
     ("library.py", "register"): "bower export / bower stats",       # their --help
     ("club/standings.py", "<module>"): "club standings / page",
     ("club/standings.py", "to_csv"): "club standings / page",
     ("club/commands.py", "cmd_standings"): "bower club standings",
     ("club/commands.py", "register"): "bower club standings",
-    ("club/web.py", "_render"): "/standings.csv",
+    ("club/pages.py", "render"): "/standings.csv",
     ("club/web.py", "make_app"): "/standings.csv",
 }
 #: The addresses of the club page that serve CSV.
@@ -167,7 +169,7 @@ def _night_with(path: Path, names: list[str]) -> None:
         night = cn.create_night(lib, "Friday", names, 1, "fixed", 1, hands=2, key="fri")
         seats = [night.name_of(p) for p in night.seating(1).tables[0]]
         raw = bot_round(rl.round_header("fri", 1, 1, 2, None, night.scoring), seats, 3, "table01", "fri-r1")
-        cn.attach_file(lib, raw, "r1-t1.log")
+        ca.attach_file(lib, raw, "r1-t1.log")
 
 
 def _cli(*argv) -> str:

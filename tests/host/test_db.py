@@ -464,6 +464,7 @@ def test_an_old_library_upgrades_to_the_club_tables_and_keeps_its_data(tmp_path,
     # Opened now, it is migrated to version 4 and on: nothing is lost, and its
     # schema is exactly a new library's.
     from bower_host.club import night as cn
+    from bower_host.club import attach as ca
     from bower_host.club.simulate import night_round_logs
 
     src = tmp_path / "src.sqlite3"              # the rows, as this bower writes them
@@ -473,7 +474,7 @@ def test_an_old_library_upgrades_to_the_club_tables_and_keeps_its_data(tmp_path,
             night = cn.create_night(lib, "Friday", ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"], 2,
                                     "progressive", 3, hands=4, seed=5, key="fri", clock=lambda: 1763700000)
             for t, raw in night_round_logs(night, 1, 7, started=1763700100).items():
-                assert cn.attach_file(lib, raw, f"r1-t{t}.log").status == "new"
+                assert ca.attach_file(lib, raw, f"r1-t{t}.log").status == "new"
         before = _contents(lib)
     old = tmp_path / "old.sqlite3"
     c = sqlite3.connect(old, isolation_level=None)

@@ -12,6 +12,9 @@ import pytest
 
 from bower_host import cli
 from bower_host import deploy as D
+from bower_host.deploy import build as DB
+from bower_host.deploy import plan as DP
+from bower_host.deploy import device as DV
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -38,17 +41,17 @@ class FakeDevice:
         self.resets = 0
 
     def put(self, path, data):
-        d = D._parent(path)
+        d = DP._parent(path)
         parts = []
         while d != "/":
             parts.append(d)
-            d = D._parent(d)
+            d = DP._parent(d)
         self.dirs.update(parts)
         self.files[path] = bytes(data)
 
     def scan(self, request):
         self.scans += 1
-        st = D.DeviceState(mpy=self.mpy, platform="rp2", version="1.28.0")
+        st = DP.DeviceState(mpy=self.mpy, platform="rp2", version="1.28.0")
 
         def h(p):
             return hashlib.sha256(self.files[p]).hexdigest() if self.hashlib_ok else None
@@ -67,15 +70,15 @@ class FakeDevice:
             del self.files[p]
             self.ops.append(("rm", p))
         for d in plan.rmdirs:
-            assert not any(D._parent(x) == d for x in list(self.files) + list(self.dirs)), d
+            assert not any(DP._parent(x) == d for x in list(self.files) + list(self.dirs)), d
             self.dirs.remove(d)
             self.ops.append(("rmdir", d))
         for d in plan.mkdirs:
-            assert d not in self.dirs and D._parent(d) in self.dirs, d
+            assert d not in self.dirs and DP._parent(d) in self.dirs, d
             self.dirs.add(d)
             self.ops.append(("mkdir", d))
         for it in plan.copy:
-            assert D._parent(it.remote) in self.dirs, it.remote
+            assert DP._parent(it.remote) in self.dirs, it.remote
             data = Path(it.local).read_bytes()
             if it.remote == self.corrupt:
                 data = data[:-1] + bytes([data[-1] ^ 1])
@@ -141,7 +144,7 @@ def test_mpy_files_have_the_micropython_header(tmp_path):
         if path.endswith(".mpy"):
             # 'M', format 6, no native code (feature byte 0), 31-bit small ints.
             assert data[:4] == b"M\x06\x00\x1f", (path, data[:4])
-            assert D.mpy_header(data) == (6, 0, 31)
+            assert DB.mpy_header(data) == (6, 0, 31)
     # The name embedded for tracebacks is the module path, not the build dir.
     assert b"bower/buttons.py" in dev.files["/lib/bower/buttons.mpy"]
     assert str(tmp_path).encode() not in dev.files["/lib/bower/buttons.mpy"]
@@ -287,7 +290,7 @@ def test_bad_board_file_refuses_before_anything(tmp_path, text, message):
     bad = tmp_path / "board.json"
     bad.write_text(text)
     dev = FakeDevice()
-    with pytest.raises(D.DeployError) as e:
+    with pytest.raises(DB.DeployError) as e:
         run(dev, tmp_path, board=bad)
     assert message in str(e.value) and "nothing was copied" in str(e.value)
     assert dev.scans == 0 and dev.ops == [] and dev.resets == 0
@@ -296,14 +299,14 @@ def test_bad_board_file_refuses_before_anything(tmp_path, text, message):
 
 def test_missing_board_file(tmp_path):
     dev = FakeDevice()
-    with pytest.raises(D.DeployError, match="does not exist"):
+    with pytest.raises(DB.DeployError, match="does not exist"):
         run(dev, tmp_path, board=tmp_path / "nope.json")
     assert dev.scans == 0
 
 
 def test_device_that_cannot_load_the_mpy_files_is_refused(tmp_path):
     dev = FakeDevice(mpy=5)               # MicroPython 1.12-1.18
-    with pytest.raises(D.DeployError, match=r"loads \.mpy version 5, but these files are version 6"):
+    with pytest.raises(DB.DeployError, match=r"loads \.mpy version 5, but these files are version 6"):
         run(dev, tmp_path)
     assert dev.ops == [] and dev.resets == 0
 
@@ -313,14 +316,14 @@ def test_compile_error_names_the_file(tmp_path):
     broken = "def f(x):\n    match x:\n        case 1:\n            pass\n"   # no `match` in MicroPython
     (root / "firmware" / "bower" / "broken.py").write_text(broken)
     dev = FakeDevice()
-    with pytest.raises(D.DeployError, match=r"firmware/bower/broken\.py: SyntaxError"):
+    with pytest.raises(DB.DeployError, match=r"firmware/bower/broken\.py: SyntaxError"):
         run(dev, tmp_path, root=root)
     assert dev.scans == 0
 
 
 def test_corrupted_copy_is_caught_by_the_verify_scan(tmp_path):
     dev = FakeDevice(corrupt="/lib/bower/ui.mpy")
-    with pytest.raises(D.DeployError, match=r"differ on the device: /lib/bower/ui\.mpy"):
+    with pytest.raises(DB.DeployError, match=r"differ on the device: /lib/bower/ui\.mpy"):
         run(dev, tmp_path)
     assert dev.resets == 0
 
@@ -379,16 +382,16 @@ def _scan_lines(files):
 
 
 def test_mpremote_scan_and_copy_command_lines(tmp_path):
-    items = D.build_items(REPO, tmp_path / "b", "armv6m", REPO / "hardware" / "board.json")
+    items = DB.build_items(REPO, tmp_path / "b", "armv6m", REPO / "hardware" / "board.json")
     runner = FakeRunner(_scan_lines({"/main.py": "00" * 32, "/lib/bower/ui.py": "11" * 32}))
-    dev = D.MpremoteDevice("/dev/ttyACM0", run=runner, python="py")
-    state = dev.scan(D.scan_request(items))
+    dev = DV.MpremoteDevice("/dev/ttyACM0", run=runner, python="py")
+    state = dev.scan(DP.scan_request(items))
     argv = runner.calls[0]
     assert argv[:6] == ["py", "-m", "mpremote", "connect", "/dev/ttyACM0", "exec"]
     assert "BOWER-SCAN" in argv[6] and "'/lib/bower'" in argv[6] and "'/main.py'" in argv[6]
     assert state.mpy == 3078 and state.version == "1.28.0" and state.dirs == {"/lib"}
     assert state.files == {"/main.py": "00" * 32, "/lib/bower/ui.py": "11" * 32}
-    plan = D.make_plan(items, state)
+    plan = DP.make_plan(items, state)
     dev.apply(plan)
     argv = runner.calls[1]
     assert argv[:5] == ["py", "-m", "mpremote", "connect", "/dev/ttyACM0"]
@@ -402,12 +405,12 @@ def test_mpremote_scan_and_copy_command_lines(tmp_path):
 
 
 def test_incomplete_scan_or_mpremote_failure_is_a_clear_error(tmp_path):
-    dev = D.MpremoteDevice("COM5", run=FakeRunner("BOWER-SCAN I 3078 rp2 1.28.0\nTraceback ..."), python="py")
-    with pytest.raises(D.DeployError, match="did not complete"):
+    dev = DV.MpremoteDevice("COM5", run=FakeRunner("BOWER-SCAN I 3078 rp2 1.28.0\nTraceback ..."), python="py")
+    with pytest.raises(DB.DeployError, match="did not complete"):
         dev.scan({"dirs": [], "walk": [], "files": []})
-    dev = D.MpremoteDevice("COM5", run=FakeRunner("mpremote: failed to access COM5", status=1), python="py")
+    dev = DV.MpremoteDevice("COM5", run=FakeRunner("mpremote: failed to access COM5", status=1), python="py")
     msg = r"scanning the device failed \(mpremote exit status 1\):\nmpremote: failed to access COM5"
-    with pytest.raises(D.DeployError, match=msg):
+    with pytest.raises(DB.DeployError, match=msg):
         dev.scan({"dirs": [], "walk": [], "files": []})
 
 
@@ -428,18 +431,18 @@ class FakeSerial:
 
 
 def test_soft_reset_is_ctrl_d_at_the_friendly_repl(monkeypatch):
-    monkeypatch.setattr(D.time, "sleep", lambda s: None)
+    monkeypatch.setattr(DV.time, "sleep", lambda s: None)
     ser = FakeSerial([b"\r\nMicroPython v1.28.0; Raspberry Pi Pico\r\n>>> ", b"MPY: soft reboot\r\n"])
     opened = []
-    dev = D.MpremoteDevice("port:rfc2217://localhost:4000", run=FakeRunner(""),
+    dev = DV.MpremoteDevice("port:rfc2217://localhost:4000", run=FakeRunner(""),
                            open_serial=lambda p: opened.append(p) or ser)
     assert dev.soft_reset() is True
     assert opened == ["rfc2217://localhost:4000"]
     assert ser.sent == [b"\r\x03\x03", b"\r\x02", b"\x04"] and ser.closed
     # No answer: reported, not fatal.
     ser = FakeSerial([])
-    dev = D.MpremoteDevice("/dev/ttyACM0", open_serial=lambda p: ser)
-    monkeypatch.setattr(D.time, "monotonic", iter(range(0, 1000)).__next__)
+    dev = DV.MpremoteDevice("/dev/ttyACM0", open_serial=lambda p: ser)
+    monkeypatch.setattr(DV.time, "monotonic", iter(range(0, 1000)).__next__)
     assert dev.soft_reset() is False
     # The port vanished after the copy: also just "not confirmed".
     from bower_host.transport import TransportError
@@ -447,7 +450,7 @@ def test_soft_reset_is_ctrl_d_at_the_friendly_repl(monkeypatch):
     def gone(port):
         raise TransportError("cannot open /dev/ttyACM0")
 
-    assert D.MpremoteDevice("/dev/ttyACM0", open_serial=gone).soft_reset() is False
+    assert DV.MpremoteDevice("/dev/ttyACM0", open_serial=gone).soft_reset() is False
 
 
 # --- the command line --------------------------------------------------------------------
@@ -499,7 +502,7 @@ def test_find_root_is_the_checkout_of_the_module_else_the_current_directory(tmp_
     monkeypatch.setattr(D, "REPO_ROOT", tmp_path / "site-packages")   # a plain `pip install .`
     assert D.find_root(root) == root
     assert D.find_root(root / "firmware" / "bower" / "sub") == root
-    with pytest.raises(D.DeployError, match="run it inside one"):
+    with pytest.raises(DB.DeployError, match="run it inside one"):
         D.find_root(tmp_path)
 
 
@@ -514,8 +517,8 @@ def test_the_pack_holds_every_compiled_module_and_is_copied_before_main(tmp_path
     # /lib/bower.pak (firmware/lib/bowerpak.py reads it): one line of
     # lengths, an index, the bytes; every .mpy in /lib but the reader itself,
     # byte for byte. Copied like any file, before main.py.
-    items = D.build_items(REPO, tmp_path / "b", "armv6m", REPO / "hardware" / "board.json")
-    pack = next(it for it in items if it.remote == D.PACK)
+    items = DB.build_items(REPO, tmp_path / "b", "armv6m", REPO / "hardware" / "board.json")
+    pack = next(it for it in items if it.remote == DB.PACK)
     blob = pack.local.read_bytes()
     head, rest = blob.split(b"\n", 1)
     magic, n, d = head.split()
@@ -528,6 +531,6 @@ def test_the_pack_holds_every_compiled_module_and_is_copied_before_main(tmp_path
     mpys = {it.remote: it.local.read_bytes() for it in items
             if it.remote.endswith(".mpy") and it.remote != "/lib/bowerpak.mpy"}
     assert members == mpys and "/lib/bower/board.mpy" in members
-    plan = D.make_plan(items, None)
+    plan = DP.make_plan(items, None)
     order = [it.remote for it in plan.copy]
-    assert order[-1] == "/main.py" and D.PACK in order
+    assert order[-1] == "/main.py" and DB.PACK in order

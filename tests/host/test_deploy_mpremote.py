@@ -26,6 +26,8 @@ from pathlib import Path
 import pytest
 
 from bower_host import deploy as D
+from bower_host.deploy import build as DB
+from bower_host.deploy import device as DV
 
 BANNER = (b"\r\nMicroPython v1.28.0 on 2026-01-01; Raspberry Pi Pico with RP2040\r\n"
           b"Type \"help()\" for more information.\r\n>>> ")
@@ -198,7 +200,7 @@ def test_deploy_with_the_real_mpremote(tmp_path, pico):
     (pico.flash / "lib" / "bower" / "ui.py").write_text("# an old source copy\n")
     (pico.flash / "settings").write_text("{}\n")
     lines = []
-    dev = D.MpremoteDevice(pico.port, echo=lines.append)
+    dev = DV.MpremoteDevice(pico.port, echo=lines.append)
     plan = D.deploy(dev, build=tmp_path / "build", out=lines.append)
 
     on_flash = _files(pico.flash)
@@ -226,15 +228,15 @@ def test_mpremote_errors_reach_the_user(tmp_path, pico):
     # A file where deploy needs a directory: mpremote's mkdir fails, deploy says so.
     (pico.flash / "lib").mkdir()
     (pico.flash / "lib" / "bower").write_text("not a directory")
-    dev = D.MpremoteDevice(pico.port)
-    with pytest.raises(D.DeployError, match=r"copying to the device failed \(mpremote exit status 1\)"):
+    dev = DV.MpremoteDevice(pico.port)
+    with pytest.raises(DB.DeployError, match=r"copying to the device failed \(mpremote exit status 1\)"):
         D.deploy(dev, build=tmp_path / "build", out=lambda s: None)
     assert "friendly" not in pico.soft_resets
 
 
 def test_no_such_port(tmp_path):
-    dev = D.MpremoteDevice(str(tmp_path / "ttyNOPE"))
-    with pytest.raises(D.DeployError, match="failed to access"):
+    dev = DV.MpremoteDevice(str(tmp_path / "ttyNOPE"))
+    with pytest.raises(DB.DeployError, match="failed to access"):
         D.deploy(dev, build=tmp_path / "build", out=lambda s: None)
 
 

@@ -19,6 +19,8 @@ import sys
 import pytest
 
 from bower_host import deploy as D
+from bower_host.deploy import build as DB
+from bower_host.deploy import plan as DP
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUN_SCRIPT = os.path.join(REPO, "tests", "mpy", "run_script.mjs")
@@ -112,11 +114,11 @@ def test_deployed_files_scan_load_and_boot_on_micropython(tmp_path):
     for p, data in EXTRA.items():
         dev.put(p, data)
     files = {p: base64.b64encode(data).decode() for p, data in dev.files.items()}
-    items = D.build_items(D.REPO_ROOT, tmp_path / "build2", "armv6m",
+    items = DB.build_items(D.REPO_ROOT, tmp_path / "build2", "armv6m",
                           D.REPO_ROOT / "hardware" / "board.json")
-    request = D.scan_request(items)
+    request = DP.scan_request(items)
     script = tmp_path / "boot_deployed.py"
-    script.write_text(BOOT % {"root": ROOT, "files": files, "scan": D.scan_script(request, ROOT),
+    script.write_text(BOOT % {"root": ROOT, "files": files, "scan": DP.scan_script(request, ROOT),
                               "extra": sorted(EXTRA)})
     proc = subprocess.run([_node(), RUN_SCRIPT, str(script)], cwd=REPO, capture_output=True,
                           text=True, timeout=300)
@@ -124,7 +126,7 @@ def test_deployed_files_scan_load_and_boot_on_micropython(tmp_path):
     assert proc.returncode == 0, out
 
     # The scan, as MicroPython ran it, against the host's view of the same files.
-    state = D.parse_scan(out)
+    state = DP.parse_scan(out)
     assert state.version.startswith("1.") and state.mpy & 0xFF == 6, out
     expect = dev.scan(request)
     assert state.files == expect.files
@@ -132,7 +134,7 @@ def test_deployed_files_scan_load_and_boot_on_micropython(tmp_path):
     for p, data in dev.files.items():
         if p in state.files:
             assert state.files[p] == hashlib.sha256(data).hexdigest()
-    plan = D.make_plan(items, state)
+    plan = DP.make_plan(items, state)
     assert plan.copy == [] and sorted(plan.remove) == sorted(EXTRA)
     assert plan.rmdirs == ["/lib/bower/gone"]
 

@@ -33,8 +33,10 @@ from euchre.cardmode import shuffled_deck
 from euchre.cards import card_name
 from euchre.hand import P_DEAL
 
-from bower_host import egn, importer
+from bower_host import egn, egncards, egnrules
 from bower_host.db import Library, replay
+from bower_host.importer import egnfile
+from bower_host.importer.common import ImportProblem
 
 from test_exports import pack
 
@@ -76,7 +78,7 @@ def results_of(log_text):
 
 
 def sat_out(deal):
-    o = egn.deal_outcome(deal, {})
+    o = egnrules.deal_outcome(deal, {})
     return o.sit_out
 
 
@@ -112,7 +114,7 @@ def to_v10(doc, kitties=None):
         if "playerCards" in st_:
             st_["player_cards"] = st_.pop("playerCards")
         st_["kitty"] = list(kitties[n]) if kitties else ["", "", ""]
-        o = egn.deal_outcome(d, md.get("ruleset"))
+        o = egnrules.deal_outcome(d, md.get("ruleset"))
         for k, p in enumerate(d["phases"]):
             p["phaseNumber"] = k + 1
             if p["type"] == "TRICK_PLAY":
@@ -125,11 +127,11 @@ def to_v10(doc, kitties=None):
 
 def kitties_of(g):
     """Per hand of ``g``: the three cards under the upcard, EGN names."""
-    return [[egn.egn_card(c) for c in rec.hand.dealt[21:24]] for rec in replay(elog.dumps(g)).hands]
+    return [[egncards.egn_card(c) for c in rec.hand.dealt[21:24]] for rec in replay(elog.dumps(g)).hands]
 
 
 def load(doc):
-    return importer.from_egn(doc)
+    return egnfile.from_egn(doc)
 
 
 def imported(doc):
@@ -155,7 +157,7 @@ def test_no_player_cards_every_hand_comes_back_from_the_tricks(game):
     assert it.note == "" and rp.game.cards
     assert hands_of(it.raw.decode()) == hands_of(elog.dumps(game))
     assert rp.game.scores == game.scores and rp.game.result == game.result
-    assert egn.final_score(doc) == game.scores[:2]
+    assert egnrules.final_score(doc) == game.scores[:2]
 
 
 def test_unknown_cards_go_in_as_the_table_record_and_say_why(game, bower, tmp_path):
@@ -191,7 +193,7 @@ def test_a_game_in_progress_mid_deal_goes_in_as_far_as_it_was_played(game):
     it, rp = imported(doc)
     g = rp.game
     assert not g.is_terminal() and g.hand.tricks_played == 2
-    assert g.scores == egn.final_score(doc) + egn.final_score(doc)
+    assert g.scores == egnrules.final_score(doc) + egnrules.final_score(doc)
 
 
 # ----- a starting score ----------------------------------------------------------------------------
@@ -200,7 +202,7 @@ def test_a_game_starting_at_7_4_exports_and_imports_its_start(bower, tmp_path):
     g = bot_game(3, start=[7, 4, 7, 4])
     doc = export(g)
     assert doc["metadata"]["initialScore"] == [7, 4]
-    assert egn.final_score(doc) == doc["metadata"]["finalScore"] == g.scores[:2]
+    assert egnrules.final_score(doc) == doc["metadata"]["finalScore"] == g.scores[:2]
     for d in (doc, without_cards(doc, keep_sitting_out=True), without_cards(doc, keep_discard=False)):
         it, rp = imported(d)
         assert rp.header["start"] == [7, 4, 7, 4] and rp.game.scores == g.scores
@@ -231,7 +233,7 @@ def test_a_game_starting_at_7_4_exports_and_imports_its_start(bower, tmp_path):
 def test_a_start_that_cannot_be_is_refused_with_the_reason(game, score, why):
     doc = without_cards(export(game))
     doc["metadata"]["initialScore"] = score
-    with pytest.raises(importer.ImportProblem, match=why):
+    with pytest.raises(ImportProblem, match=why):
         load(doc)
 
 
@@ -239,7 +241,7 @@ def test_a_start_that_ends_the_game_early_says_where(game):
     doc = without_cards(export(game))
     doc["metadata"]["initialScore"] = [9, 9]
     doc["metadata"].pop("finalScore")
-    with pytest.raises(importer.ImportProblem, match=r"deal \d+: the game was already over \(\d+-\d+ after deal"):
+    with pytest.raises(ImportProblem, match=r"deal \d+: the game was already over \(\d+-\d+ after deal"):
         load(doc)
 
 
@@ -279,7 +281,7 @@ def test_every_1_x_version_reads(game, version):
 def test_other_versions_are_refused_naming_what_is_read(game, version):
     doc = without_cards(export(game))
     doc["version"] = version
-    with pytest.raises(importer.ImportProblem, match=r"EGN version .*: this bower reads 1\.0 to 1\.6$"):
+    with pytest.raises(ImportProblem, match=r"EGN version .*: this bower reads 1\.0 to 1\.6$"):
         load(doc)
 
 
@@ -287,7 +289,7 @@ def test_initial_lead_against_egns_lead_rule_is_refused(game):
     old = to_v10(without_cards(export(game)))
     play = old["deals"][0]["phases"][1]
     play["initialLead"] = (play["initialLead"] + 1) % 4
-    with pytest.raises(importer.ImportProblem, match="deal 0: initialLead says seat"):
+    with pytest.raises(ImportProblem, match="deal 0: initialLead says seat"):
         load(old)
 
 
@@ -403,7 +405,7 @@ def _off_deck(doc):
 def test_a_file_that_contradicts_itself_is_refused_in_one_line(change, why):
     doc = golden()
     change(doc)
-    with pytest.raises(importer.ImportProblem, match=why) as e:
+    with pytest.raises(ImportProblem, match=why) as e:
         load(doc)
     assert "\n" not in str(e.value)
 
@@ -461,6 +463,16 @@ BASES = [golden(), to_v10(golden()), golden(initialScore=[7, 4])]
 PATHS = [(b, p) for b in range(len(BASES)) for p in _paths(BASES[b]) if p]
 
 
+@pytest.mark.parametrize("dealer", [False, True, 7, -1, "0", 1.0, None])
+def test_a_first_dealer_that_is_not_a_seat_is_refused(dealer):
+    # false is 0 to Python but not a seat to the engine (found by the test below).
+    for base in BASES:
+        doc = json.loads(json.dumps(base))
+        doc["deals"][0]["initialState"]["dealer"] = dealer
+        with pytest.raises(ImportProblem, match=r"^deal 0: the dealer .* is not a seat from 0 to 3$"):
+            egnfile.from_egn(doc)
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.integers(0, len(PATHS) - 1), JSON_VALUES), min_size=1, max_size=3))
 def test_hostile_files_import_or_are_refused_never_crash(changes):
@@ -475,8 +487,8 @@ def test_hostile_files_import_or_are_refused_never_crash(changes):
         except (KeyError, IndexError, TypeError):
             continue
     try:
-        it = importer.from_egn(doc)
-    except importer.ImportProblem as e:
+        it = egnfile.from_egn(doc)
+    except ImportProblem as e:
         assert str(e) and "\n" not in str(e)
         return
     g = replay(it.raw.decode()).game         # what is stored replays

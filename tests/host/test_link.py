@@ -14,7 +14,7 @@ import pytest
 
 from bower.link import MAX_LINE, Link
 from bower.protocol import MAX_CHUNK
-from bower_host.protocol import encode_request, parse_reply, quote_name
+from bower_host.framing import encode_request, parse_reply, quote_name
 
 from fake_device import HostFs, random_table_game, record_game
 from bower.store import Store

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bower.link import Link
 from bower.store import Store
-from bower_host.protocol import encode_request, parse_reply
+from bower_host.framing import encode_request, parse_reply
 
 from fake_device import HostFs, random_table_game, record_game
 

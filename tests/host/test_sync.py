@@ -285,7 +285,7 @@ def test_roster_push_reaches_the_store(dev, capsys):
     # ... and the device still refuses them itself.
     from types import SimpleNamespace
 
-    from bower_host.protocol import DeviceError
+    from bower_host.framing import DeviceError
     from bower_host.connect import open_client
     t, client = open_client(SimpleNamespace(port=dev.port, timeout=2.0))
     try:

@@ -9,8 +9,9 @@ import pytest
 
 from bower.link import Link
 from bower.store import Store
-from bower_host.protocol import (Client, CorruptReply, DeviceChanged, DeviceError, LinkTimeout, ProtocolError,
-                                 encode_request, parse_reply, quote_name)
+from bower_host.framing import (CorruptReply, DeviceChanged, DeviceError, LinkTimeout, ProtocolError, encode_request,
+                                parse_reply, quote_name)
+from bower_host.protocol import Client
 
 from fake_device import HostFs, random_table_game, record_game
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from bower_host import argtypes as at
 from bower_host.club import night as cn
+from bower_host.club import attach as ca
 from bower_host.club import standings as cs
 from bower_host.club.common import add_common_args, open_library, open_night
 from bower_host.club.roundlog import MAX_ROUNDS, MAX_TABLES, NIGHT_KEY
@@ -148,7 +149,7 @@ def cmd_result(args) -> int:
                 failed += 1
                 continue
             try:
-                a = cn.attach_file(lib, raw, Path(name).name, args.device, args.replace)
+                a = ca.attach_file(lib, raw, Path(name).name, args.device, args.replace)
             except cn.ClubError as e:
                 print(f"bower: {name}: {e}", file=sys.stderr)
                 failed += 1
@@ -161,7 +162,7 @@ def cmd_result(args) -> int:
 
 def cmd_collect(args) -> int:
     with writer_lock(args.db, "bower club collect"), open_library(args.db) as lib:
-        out = cn.collect(lib)
+        out = ca.collect(lib)
     for status, msg in out:
         print(f"{status}: {msg}")
     if not out:

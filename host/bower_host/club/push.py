@@ -62,7 +62,7 @@ def setup_text(setup: dict) -> str:
 
 
 def cmd_push(args) -> int:
-    from bower_host.protocol import DeviceError, ProtocolError
+    from bower_host.framing import DeviceError, ProtocolError
     from bower_host.transport import TransportError
 
     setup = None

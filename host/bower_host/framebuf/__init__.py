@@ -25,12 +25,18 @@ Usage (``bower_host.devicesim.install()`` makes it importable as ``framebuf``)::
 
 Every format of the C module is supported; MONO_VLSB (the SSD1306 layout)
 has fast paths for fills and text.
+
+``FrameBuffer`` is built here (buffer formats, pixels, fills, lines, blit,
+scroll, text) from two parts: :mod:`.shapes` (ellipse, poly) and
+:mod:`.font` (the MONO_VLSB text path).
 """
 
 from operator import index as _int
 
 from bower.cpfont import FIRST as _FONT_FIRST
 from bower.cpfont import FONT as _FONT
+from bower_host.framebuf.font import _FONT_DEFAULT, VlsbText
+from bower_host.framebuf.shapes import Shapes
 
 # Format constants: the values of the C module.
 MONO_VLSB = 0
@@ -41,18 +47,6 @@ MONO_HLSB = 3
 MONO_HMSB = 4
 GS2_HMSB = 5
 GS8 = 6
-
-# ellipse() quadrant mask bits: Q2 Q1 / Q3 Q4.
-_ELLIPSE_FILL = 0x10
-_ELLIPSE_ALL = 0x0F
-
-_FONT_DEFAULT = 127  # characters outside 32..127 draw as glyph 127
-
-
-def _cdiv(a, b):
-    # C integer division (truncates towards zero), as modframebuf.c does.
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
 
 
 def _str_bytes(s):
@@ -80,7 +74,7 @@ def _writable_bytes(buffer):
     return mv.cast("B") if (mv.format != "B" or mv.ndim != 1) else mv
 
 
-class FrameBuffer:
+class FrameBuffer(Shapes, VlsbText):
     """A frame buffer over ``buffer``: ``FrameBuffer(buffer, width, height, format[, stride])``.
 
     :raises ValueError: bad size, too small a buffer or an unknown format.
@@ -287,109 +281,6 @@ class FrameBuffer:
         """A line from ``(x1, y1)`` to ``(x2, y2)`` inclusive (Bresenham)."""
         self._line(_int(x1), _int(y1), _int(x2), _int(y2), _int(c))
 
-    def ellipse(self, x, y, xr, yr, c, f=False, m=_ELLIPSE_ALL, /):
-        """An ellipse centred at ``(x, y)``; ``f`` fills it, ``m`` masks quadrants (bit 0 = Q1 top right)."""
-        cx, cy, xr, yr, col = _int(x), _int(y), _int(xr), _int(yr), _int(c)
-        mask = (_ELLIPSE_FILL if f else 0) | (_int(m) & _ELLIPSE_ALL)
-        if xr == 0 and yr == 0:
-            self._setpixel_checked(cx, cy, col, mask & _ELLIPSE_ALL)
-            return
-        two_a2, two_b2 = 2 * xr * xr, 2 * yr * yr
-        x, y = xr, 0
-        xchange, ychange = yr * yr * (1 - 2 * xr), xr * xr
-        err, stop_x, stop_y = 0, two_b2 * xr, 0
-        while stop_x >= stop_y:  # 1st set of points, y' > -1
-            self._ellipse_points(cx, cy, x, y, col, mask)
-            y += 1
-            stop_y += two_a2
-            err += ychange
-            ychange += two_a2
-            if 2 * err + xchange > 0:
-                x -= 1
-                stop_x -= two_b2
-                err += xchange
-                xchange += two_b2
-        x, y = 0, yr
-        xchange, ychange = yr * yr, xr * xr * (1 - 2 * yr)
-        err, stop_x, stop_y = 0, 0, two_a2 * yr
-        while stop_x <= stop_y:  # 2nd set of points, y' < -1
-            self._ellipse_points(cx, cy, x, y, col, mask)
-            x += 1
-            stop_x += two_b2
-            err += xchange
-            xchange += two_b2
-            if 2 * err + ychange > 0:
-                y -= 1
-                stop_y -= two_a2
-                err += ychange
-                ychange += two_a2
-
-    def _ellipse_points(self, cx, cy, x, y, col, mask):
-        if mask & _ELLIPSE_FILL:
-            if mask & 1:
-                self._fill_rect(cx, cy - y, x + 1, 1, col)
-            if mask & 2:
-                self._fill_rect(cx - x, cy - y, x + 1, 1, col)
-            if mask & 4:
-                self._fill_rect(cx - x, cy + y, x + 1, 1, col)
-            if mask & 8:
-                self._fill_rect(cx, cy + y, x + 1, 1, col)
-        else:
-            self._setpixel_checked(cx + x, cy - y, col, mask & 1)
-            self._setpixel_checked(cx - x, cy - y, col, mask & 2)
-            self._setpixel_checked(cx - x, cy + y, col, mask & 4)
-            self._setpixel_checked(cx + x, cy + y, col, mask & 8)
-
-    def poly(self, x, y, coords, c, f=False, /):
-        """A polygon of the points in ``coords`` (an ``array('h', ...)`` or other buffer) offset by ``(x, y)``."""
-        x, y = _int(x), _int(y)
-        try:
-            pts = memoryview(coords).tolist()
-        except TypeError:
-            raise TypeError("object with buffer protocol required") from None
-        n = len(pts) // 2
-        if n == 0:
-            return
-        col = _int(c)
-        if f:
-            self._poly_fill(x, y, pts, n, col)
-            return
-        px1, py1 = pts[0], pts[1]
-        i = n * 2 - 1
-        while True:
-            py2, px2 = pts[i], pts[i - 1]
-            i -= 2
-            self._line(x + px1, y + py1, x + px2, y + py2, col)
-            px1, py1 = px2, py2
-            if i < 0:
-                break
-
-    def _poly_fill(self, x, y, pts, n, col):
-        # An integer version of http://alienryderflex.com/polygon_fill/, as in C.
-        ys = pts[1 : 2 * n : 2]
-        for row in range(min(ys), max(ys) + 1):
-            nodes = []
-            px1, py1 = pts[0], pts[1]
-            i = n * 2 - 1
-            while True:
-                py2, px2 = pts[i], pts[i - 1]
-                i -= 2
-                if py1 != py2 and ((py1 > row >= py2) or (py1 <= row < py2)):
-                    nodes.append(_cdiv(32 * px1 + _cdiv(32 * (px2 - px1) * (row - py1), py2 - py1) + 16, 32))
-                elif row == max(py1, py2):
-                    if py1 < py2:
-                        self._setpixel_checked(x + px2, y + py2, col, 1)
-                    elif py2 < py1:
-                        self._setpixel_checked(x + px1, y + py1, col, 1)
-                    else:
-                        self._line(x + px1, y + py1, x + px2, y + py2, col)
-                px1, py1 = px2, py2
-                if i < 0:
-                    break
-            nodes.sort()
-            for k in range(0, len(nodes) - 1, 2):
-                self._fill_rect(x + nodes[k], y + row, nodes[k + 1] - nodes[k] + 1, 1, col)
-
     def blit(self, fbuf, x, y, key=-1, palette=None, /):
         """Draw ``fbuf`` (a FrameBuffer or a ``(buffer, width, height, format[, stride])`` tuple) at ``(x, y)``.
 
@@ -464,50 +355,6 @@ class FrameBuffer:
                         v >>= 1
                         yy += 1
                 x += 1
-
-    def _text_vlsb(self, data, x, y, c):
-        # The string's glyph columns as one byte string, clipped to the
-        # buffer, shifted into the one or two pages the text row covers
-        # (bytes.translate), then OR-ed in (or cleared, for colour 0).
-        w, h, buf, stride = self._fb_w, self._fb_h, self._fb_buf, self._fb_stride
-        first = max(0, -x)
-        end = min(8 * len(data), w - x)
-        if first >= end:
-            return
-        cols = b"".join([_GLYPHS[ch] for ch in data])[first:end]
-        x += first
-        n = end - first
-        pages = (h + 7) >> 3
-        last = (1 << (h & 7)) - 1 if h & 7 else 0xFF  # rows that exist in the last page
-        shift = y & 7
-        for page, table in ((y >> 3, _SHL[shift]), ((y >> 3) + 1, _SHR[shift] if shift else None)):
-            if table is None or not 0 <= page < pages:
-                continue
-            part = cols.translate(table)
-            if page == pages - 1 and last != 0xFF:
-                part = part.translate(_and_table(last))
-            i = page * stride + x
-            seg = int.from_bytes(buf[i : i + n], "little")
-            bits = int.from_bytes(part, "little")
-            seg = (seg | bits) if c else (seg & ~bits)
-            buf[i : i + n] = seg.to_bytes(n, "little")
-
-
-# Text tables: each byte value's 8 glyph columns, and byte maps that shift a
-# glyph column into the upper (<<) or lower (>>) page of an unaligned row.
-_GLYPHS = [
-    _FONT[((b if 32 <= b <= 127 else _FONT_DEFAULT) - _FONT_FIRST) * 8 :][:8] for b in range(256)
-]
-_SHL = [bytes(((v << s) & 0xFF) for v in range(256)) for s in range(8)]
-_SHR = [bytes((v >> (8 - s)) if s else 0 for v in range(256)) for s in range(8)]
-_AND = {}
-
-
-def _and_table(mask):
-    table = _AND.get(mask)
-    if table is None:
-        table = _AND[mask] = bytes(v & mask for v in range(256))
-    return table
 
 
 def _as_framebuffer(obj):

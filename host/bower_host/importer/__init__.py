@@ -1,0 +1,160 @@
+"""``bower import FILE...``: bring exported games (back) into the library.
+
+Each FILE is one of:
+
+* Bower's JSON export (``bower export -f json``): every game in it; a game
+  that carries its device log (``"log"``) is stored as exactly that log,
+  else its log is rebuilt from its header fields and events;
+* an EGN file (``.egn``, 1.0 to 1.6, Bower's own or another tool's Classic
+  game; packed deals too): a card-mode game is rebuilt from the deal (given,
+  or recovered from the tricks and the discard), the bids, the exchanges and
+  the tricks; a table-mode game exported with ``--table-results`` from the
+  Bower events noted on each deal; another tool's game whose cards are not
+  all known as a table-mode game (bids and who took each trick), said in
+  ``Item.note``; ``initialScore`` is the game's ``start``;
+* a device log (what ``bower sync`` archives under ``<library>.raw/``).
+
+Every game is replayed through the engine before anything is stored, and
+checked against what the file claims (scores, EGN's own scoring of each
+deal, the dealers); then it is stored the way ``bower sync`` stores a log
+(``Library.add_log``), so importing twice stores once. A file that fails
+any check is reported in one line (``bower: FILE: reason``) and nothing of
+it is stored; the other files still go in.
+
+::
+
+    bower import season.json g0001.egn bower.sqlite3.raw/e6614103e7/g0002.log
+
+The formats are read in :mod:`.jsonfile`, :mod:`.egnfile` and
+:mod:`.foreign` (a game played with cards), into :mod:`.common`'s ``Item``;
+this module picks the reader for each file and stores what they return.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from bower_host import egn
+from bower_host.errors import CommandError
+from bower_host.db import Library, LibraryError, decode
+from bower_host.importer.common import ImportProblem, Item, from_log
+from bower_host.importer.egnfile import from_egn
+from bower_host.importer.jsonfile import JSON_FORMAT, from_json
+
+
+# ----- reading files ------------------------------------------------------------
+
+def read_file(path: Path, device: str | None = None, tick=None) -> list[Item]:
+    """The games of one file, each replayed and checked (``tick(done, total)``
+    after each game of a JSON export, if given).
+
+    :raises ImportProblem: the file, or any game in it, does not import.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ImportProblem(f"cannot read it: {e.strerror or e}") from e
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ImportProblem(f"not UTF-8 text ({e.reason} at byte {e.start})") from e
+    doc = None
+    if text.lstrip().startswith("{"):
+        try:
+            doc = json.loads(text)
+        except ValueError as e:
+            raise ImportProblem(f"not valid JSON: {e}") from e
+    if isinstance(doc, dict) and doc.get("format") == JSON_FORMAT:
+        return from_json(doc, tick)
+    if isinstance(doc, dict) and doc.get("fileType", doc.get("file_type")) == egn.FILE_TYPE:
+        return [from_egn(doc)]
+    if doc is not None:
+        raise ImportProblem("a JSON file that is neither Bower's export (format bower-library-export) "
+                            "nor an EGN file (fileType Euchre Game Notation)")
+    return [from_log(data, path.name, device)]
+
+
+
+
+
+# ----- storing ---------------------------------------------------------------------
+
+def _conflict(lib: Library, item: Item) -> str | None:
+    # Why the library's copy of this game rules this one out, if it does.
+    found = lib.find(f"{item.device}/{item.key}")
+    if not found:
+        return None
+    old = decode(found[0]["log"])
+    new = decode(item.raw.decode("utf-8"))
+    if old.header != new.header:
+        return f"the library holds a different game {item.device}/{item.key} (game {found[0]['id']})"
+    n = len(old.records)
+    if new.records[:n] == old.records or old.records[:len(new.records)] == new.records:
+        return None
+    return f"the library holds {item.device}/{item.key} (game {found[0]['id']}) with other events"
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    # One writer at a time, as bower sync: the library's writer lock.
+    from bower_host.db import writer_lock
+    try:
+        with writer_lock(args.db, "bower import"):
+            return _import(args)
+    except LibraryError as e:
+        raise CommandError(str(e)) from None
+
+
+def _import(args) -> int:
+    from bower_host.progress import Progress
+
+    lib = Library(args.db)
+    failed = 0
+    with lib, Progress() as bar:
+        if len(args.files) > 1:
+            bar.set("files", "importing", total=len(args.files))
+        for name in args.files:
+            path = Path(name)
+
+            def tick(done, total, short=path.name):
+                bar.set("games", f"{short}: checking", completed=done, total=total)
+            try:
+                items = read_file(path, args.device, tick)
+                for it in items:
+                    why = _conflict(lib, it)
+                    if why:
+                        raise ImportProblem(why + "; nothing stored")
+            except ImportProblem as e:
+                print(f"bower: {name}: {e}", file=sys.stderr)
+                failed += 1
+                bar.drop("games")
+                bar.advance("files")
+                continue
+            for n, it in enumerate(items):
+                if len(items) > 1:
+                    bar.set("games", f"{path.name}: storing", completed=n, total=len(items))
+                older = lib.find(f"{it.device}/{it.key}")
+                if older and len(decode(older[0]["log"]).records) > len(decode(it.raw.decode()).records):
+                    print(f"{name}: kept {it.device}/{it.key}: the library's copy is longer")
+                    continue
+                res = lib.add_log(it.raw, it.device, it.name)
+                print(f"{name}: {res.status} {res.message}")
+                if it.note:
+                    print(f"{name}: {it.note}")
+            bar.drop("games")
+            bar.advance("files")
+    if failed:
+        print(f"bower: {failed} of {len(args.files)} files not imported", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("import", help="store games from Bower's JSON export, EGN files or device logs, "
+                                      "each checked by replay (importing twice stores once)")
+    p.add_argument("--db", metavar="FILE", help="the game library (default: $BOWER_DB, else bower.sqlite3 "
+                                                "in your data directory)")
+    p.add_argument("--device", metavar="ID", help="the device a log came from, when its header names none")
+    p.add_argument("files", nargs="+", metavar="FILE", help="JSON exports, .egn files or device logs")
+    p.set_defaults(func=cmd_import)
