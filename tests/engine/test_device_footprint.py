@@ -140,14 +140,33 @@ def test_a_game_in_quick_score_adds_only_euchre_quick():
     assert set(out) == DEVICE | {"euchre.quick"}, sorted(set(out) ^ DEVICE)
 
 
+def test_an_amendment_adds_only_euchre_amend_and_euchre_quick():
+    # Amending a hand (issue 25): the game loads euchre.amend with the
+    # first ``amend N`` and the hand is entered again quick; nothing else.
+    amended = DEVICE_GAME.replace("r = game_from_header(", 'e = "amend %d" % g.amendable()[0]\n'
+                                  'g.apply(e)\n'
+                                  'lines.append(encode_line(e))\n'
+                                  'for e in ("quick 0", "alone", "quick made"):\n'
+                                  '    if e in g.legal_actions():\n'
+                                  '        g.apply(e)\n'
+                                  '        lines.append(encode_line(e))\n'
+                                  'assert g.last_amend\n'
+                                  'r = game_from_header(', 1)
+    assert amended != DEVICE_GAME
+    out = subprocess.run([sys.executable, "-c", amended, str(ROOT / "engine")],
+                         capture_output=True, text=True, check=True, timeout=120).stdout.split()
+    assert set(out) == DEVICE | {"euchre.quick", "euchre.amend"}, sorted(set(out) ^ DEVICE)
+
+
 def test_the_firmware_imports_only_device_modules():
     found = {}
     for path in sorted((ROOT / "firmware").rglob("*.py")):
         for module, line in _engine_imports(path):
             found.setdefault(module, []).append("%s:%d" % (path.relative_to(ROOT), line))
     assert "euchre.hand" in found and "euchre.logline" in found, found
-    # (euchre.quick: what a game in quick score loads, see above)
-    extra = {m: where for m, where in found.items() if m not in DEVICE | {"euchre.quick"}}
+    # (euchre.quick: what a game in quick score loads, euchre.amend what an
+    # amendment loads, see above)
+    extra = {m: where for m, where in found.items() if m not in DEVICE | {"euchre.quick", "euchre.amend"}}
     assert not extra, extra
 
 

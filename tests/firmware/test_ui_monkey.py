@@ -56,7 +56,8 @@ def test_monkey_presses_with_power_cuts():
 
 def test_monkey_in_quick_score():
     # The same with quick score on from the start (issue 25): its hands'
-    # screens, switched off and on by the monkey in the game menu too.
+    # screens, switched off and on by the monkey in the game menu too, and
+    # hands amended from there (bower.amend).
     monkey(PRESSES // 4, 2025, quick=True)
 
 
@@ -71,7 +72,7 @@ def monkey(presses, seed, quick=False):
     now = 0
     cuts = games = 0
     prev = cur = state(app)
-    quick_hands = 0
+    quick_hands = amending = 0
     for i in range(presses):
         if rnd.randrange(400) == 0 and fs.cut is None:
             fs.cut = fs.spent + rnd.randrange(300)
@@ -108,6 +109,9 @@ def monkey(presses, seed, quick=False):
             games += 1
         if app.game is not None and app.game.hand.phase == P_QUICK:
             quick_hands += 1
+        if app.game is not None and app.game.amending is not None:
+            amending += 1
     assert cuts >= 50 * presses // PRESSES, cuts
     assert check_logs(fs) >= 5 * presses // PRESSES
     assert quick_hands > 50 or not quick, quick_hands
+    assert amending > 20 or not quick, amending
