@@ -189,7 +189,7 @@ def _short(variant, k):
     return own[0] if own else SHORT[k]
 
 
-def _help(k, variant=None):
+def _help(k, variant=""):
     # One sentence per option (two rows at most), for the options menu.
     own = _OWN.get((variant, k))
     return own[1] if own else _HELP[k]
