@@ -201,6 +201,14 @@ def test_six_handed_standings_name_three_a_side():
     rows = screen(d)
     assert rows == ["Game over", "Ann", "Cy won", "Eve", "Bob", "Di", "Flo", "Ann+Cy+Eve win"], rows
     assert d.app.game.result == ((0, 2, 4), "win")
+    # Another game with the same six: straight to the first dealer.
+    d.press(K.OK)
+    d.choose("same")
+    assert d.top().title == "First dealer"
+    assert [lab for lab, _ in d.rows()][1:] == [n + " deals" for n in NAMES]
+    d.choose(3)
+    g = d.app.game
+    assert g.rules.name == "six" and g.players == NAMES and g.dealer == 3 and not any(g.scores)
 
 
 # ----- power cuts and reboots ----------------------------------------------------
