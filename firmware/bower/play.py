@@ -482,9 +482,8 @@ def standings(app, fb, notes=None, mark=-1):
         # Six-Handed: the rows of names at y = 9, 17, ... 49 (the last ends
         # at 55), the sides apart by a dotted line in the free pixel row
         # between them, right of the longest name.
-        step = 24 if n == 6 else 23
         for side in (0, 1):
-            y = 9 + step * side if n == 6 else 12 + 23 * side
+            y = 9 + 24 * side if n == 6 else 12 + 23 * side
             for i in range(side, n, 2):
                 _name_at(fb, p[i], y + 4 * (i - side), i == mark)
             s = str(sc[side])
