@@ -5,8 +5,9 @@
 
 1. Key presses per hand for a set of realistic hands per variant (made,
    euchred, march, loner, lone march, lone defender, thrown in / throw-in,
-   called in round 2, partner revealed late) against issue 13's targets,
-   and the mean over whole seeded table-mode games of every variant, all
+   called in round 2, partner revealed late) against issue 13's targets
+   (Three-, Six- and Two-Handed, issue 26: Classic's), and the mean over
+   whole seeded table-mode games of every variant, all
    entered through the real UI by pressing keys (the shortest way round
    each menu; a pass is BACK) -- acknowledging each hand's result included.
    Each hand's figure is its mean over the four colour-keeping relabellings
@@ -78,6 +79,39 @@ HANDS = {
         ("thrown in", {}, ["up H", "all pass", "all pass"]),
         ("partner revealed late", {}, ["up S", "pass", "order", "partner AH", "tricks 4", "reveal 4"]),
     ],
+    # Issue 26. Three-Handed: the maker alone against the other two (a
+    # declared lone hand is option alone); Six-Handed: sides of three, a
+    # lone maker's partners sit out; Two-Handed: the non-dealer orders up,
+    # the dealer takes it up, then each may call another suit. Three- and
+    # Six-Handed's hands are Classic's, the same seats bidding (a like-for-
+    # like set; each more pass before the bid is one more press, BACK: see
+    # LATER); Two-Handed's are its own (two seats bid).
+    "three": [
+        ("made", {}, ["up H", "pass", "order", "tricks 3"]),
+        ("euchred", {}, ["up S", "pass", "pass", "order", "tricks 2"]),
+        ("march", {}, ["up D", "order", "tricks 5"]),
+        ("loner", {"alone": True}, ["up C", "pass", "order alone", "tricks 4"]),
+        ("lone march", {"alone": True}, ["up H", "order alone", "tricks 5"]),
+        ("thrown in", {}, ["up H", "all pass", "all pass"]),
+        ("called in round 2", {}, ["up H", "all pass", "pass", "call S", "tricks 3"]),
+    ],
+    "six": [
+        ("made", {}, ["up H", "pass", "order", "tricks 3"]),
+        ("euchred", {}, ["up S", "pass", "pass", "order", "tricks 2"]),
+        ("march", {}, ["up D", "order", "tricks 5"]),
+        ("loner", {}, ["up C", "pass", "order alone", "tricks 4"]),
+        ("lone march", {}, ["up H", "order alone", "tricks 5"]),
+        ("thrown in", {}, ["up H", "all pass", "all pass"]),
+        ("called in round 2", {}, ["up H", "all pass", "pass", "call S", "tricks 3"]),
+    ],
+    "two": [
+        ("made", {}, ["up H", "order", "tricks 3"]),
+        ("euchred", {}, ["up S", "pass", "order", "tricks 2"]),
+        ("march", {}, ["up D", "order", "tricks 5"]),
+        ("thrown in", {}, ["up H", "all pass", "all pass"]),
+        ("called in round 2", {}, ["up H", "all pass", "call S", "tricks 3"]),
+        ("dealer calls in rd 2", {}, ["up C", "all pass", "pass", "call D", "tricks 4"]),
+    ],
 }
 # The late-revealed hands again, entered trick by trick (the table's choice:
 # "trick by trick" on the first play screen). Not in the set: five trick
@@ -89,7 +123,14 @@ BY_TRICK = {
     "callpartner": ["up S", "pass", "order", "partner AH", "by trick", "won 2", "won 4", "won 2", "won 1",
                     "won 2", "reveal 4"],
 }
-HAND_TARGETS = {"classic": (7, 10), "five": (11, 15), "callpartner": (11, 15)}
+# Six-Handed hands whose bid comes later round the table than any in the
+# set: printed, not in the set.
+LATER = {
+    "six": [("5th seat orders", ["up S", "pass", "pass", "pass", "pass", "order", "tricks 2"]),
+            ("5th calls in round 2", ["up H", "all pass", "pass", "pass", "pass", "pass", "call S", "tricks 3"])],
+}
+HAND_TARGETS = {"classic": (7, 10), "five": (11, 15), "callpartner": (11, 15),
+                "three": (7, 10), "six": (7, 10), "two": (7, 10)}   # (issue 26: no worse than Classic)
 # Quick score (issue 25): the same hands told as who made trump and how
 # each ended (uikit.quick_events), plus Ultimate's; the mean's targets.
 ULTIMATE = [
@@ -98,7 +139,10 @@ ULTIMATE = [
     ("march", {}, ["up D", "order", "tricks 11"]),
     ("called in round 2", {}, ["up S", "all pass", "pass", "pass", "call H", "tricks 8"]),
 ]
-QUICK_TARGETS = {"classic": 3, "five": 4, "callpartner": 4, "ultimate": 3}
+# (Three-Handed names one of three players, each for themselves, as the
+# five-player variants name one of five: their target.)
+QUICK_TARGETS = {"classic": 3, "five": 4, "callpartner": 4, "ultimate": 3, "three": 4, "six": 3, "two": 3}
+ALL = ("classic", "five", "callpartner", "ultimate", "three", "six", "two")
 
 
 # The four relabellings of the suits that keep each suit's colour partner
@@ -285,12 +329,14 @@ def main(argv=None):
         if v in BY_TRICK:
             print("  %-12s %-22s %5.2f  (not in the set) %s" % (
                 v, "late, trick by trick", hand_presses(v, {}, BY_TRICK[v]), ", ".join(BY_TRICK[v])))
-    for v in ("classic", "five", "callpartner", "ultimate"):
+        for name, evs in LATER.get(v, ()):
+            print("  %-12s %-22s %5.2f  (not in the set) %s" % (v, name, hand_presses(v, {}, evs), ", ".join(evs)))
+    for v in ALL:
         print("  mean over %d seeded games, %-12s %.1f presses/hand"
               % (args.games, v, presses_over_games(v, args.games)))
     print()
     print("== Quick score: key presses per hand, the same hands told as who made trump and how it ended ==")
-    for v in ("classic", "five", "callpartner", "ultimate"):
+    for v in ALL:
         counts = []
         for name, opts, evs in HANDS.get(v, ULTIMATE):
             n, told, same = quick_presses(v, opts, evs)
@@ -302,7 +348,7 @@ def main(argv=None):
         print("  %-12s mean %.2f presses/hand (target <= %d %s), max %d" % (
             v, mean, QUICK_TARGETS[v], "PASS" if mean <= QUICK_TARGETS[v] else "MISS", max(counts)))
         print("RESULT presses_quick_%s_mean %.2f" % (v, mean))
-    for v in ("classic", "five", "callpartner", "ultimate"):
+    for v in ALL:
         print("  quick, mean over %d seeded games, %-12s %.1f presses/hand"
               % (args.games, v, quick_over_games(v, args.games)))
     print()

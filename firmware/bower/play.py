@@ -157,7 +157,11 @@ def _name(g, seat):
 
 def _up(app, g, h):
     r = g.rules
-    info = gfx.wrap("Deal " + "-".join([str(p) for p in r.packets]) + " kitty %d" % r.kitty)
+    deal = "Deal " + "-".join([str(p) for p in r.packets])
+    kitty = "kitty %d" % r.kitty
+    info = gfx.wrap(deal + " " + kitty)
+    if len(info[-1]) < 3:
+        info = gfx.wrap(deal) + [kitty]   # ("Deal 2-3 kitty" over a lone "22": Two-Handed)
     info.append("Upcard?")
     items = []
     other = []
@@ -369,7 +373,9 @@ def _team_total(g, h, legal, info):
     # The makers' count in one press; a partner not yet known is asked next.
     n = g.rules.hand_size
     need = g.rules.tricks_to_make
-    who = _name(g, h.maker) if h.alone or h.partner == NOBODY else "makers"
+    r = g.rules
+    # (Three- and Two-Handed: the maker plays alone, partnerless)
+    who = _name(g, h.maker) if h.alone or h.partner == NOBODY or not (r.teams or r.call_partner) else "makers"
     took = [-1] * (n + 1)          # count -> its action id
     redeal = -1
     for a in legal:
@@ -461,25 +467,36 @@ _PHASES = {H.P_UP: _up, H.P_NAME: _name_phase, H.P_BID1: _bid, H.P_BID2: _bid,
 
 def standings(app, fb, notes=None, mark=-1):
     # The scores under the title bar, every name in full. Partnerships: each
-    # side's two names one above the other, its score beside them in large
-    # digits; else one row per player: name, score. ``notes``: up to three
-    # characters right of each side's or player's score (the last hand's
-    # points, "won"); ``mark``: a seat whose name is lit (the next dealer,
-    # which the footer names).
+    # side's names one above the other (two; Six-Handed's three), its score
+    # beside them in large digits; else one row per player: name, score.
+    # ``notes``: up to three characters right of each side's or player's
+    # score (the last hand's points, "won"); ``mark``: a seat whose name is
+    # lit (the next dealer, which the footer names). Returns the y of the
+    # footer's line (``footer``): Six-Handed's six rows of names leave it
+    # two pixels lower.
     g = app.game
     p = g.players
     sc = g.scores
     if g.rules.teams:
+        n = len(p)
+        # Six-Handed: the rows of names at y = 9, 17, ... 49 (the last ends
+        # at 55), the sides apart by a dotted line in the free pixel row
+        # between them, right of the longest name.
         for side in (0, 1):
-            y = 12 + 23 * side
-            _name_at(fb, p[side], y, side == mark)
-            _name_at(fb, p[side + 2], y + 8, side + 2 == mark)
+            y = 9 + 24 * side if n == 6 else 12 + 23 * side
+            for i in range(side, n, 2):
+                _name_at(fb, p[i], y + 4 * (i - side), i == mark)
             s = str(sc[side])
             k = 3 if len(s) < 3 else 2
-            gfx.big(fb, s, 100 - gfx.big_width(s, k), y + 7 - 7 * k // 2, k)
+            mid = y + 2 * n - 1   # the middle of the side's rows
+            gfx.big(fb, s, 100 - gfx.big_width(s, k), mid - 7 * k // 2, k)
             if notes and notes[side]:
-                gfx.text(fb, notes[side], 104, y + 4)
-        return
+                gfx.text(fb, notes[side], 104, mid - 3)
+        if n == 6:
+            for x in range(66, 128, 2):
+                fb.pixel(x, 32, 1)
+            return 56
+        return 54
     for i in range(len(p)):
         y = 10 + 9 * i
         _name_at(fb, p[i], y, i == mark)
@@ -487,6 +504,7 @@ def standings(app, fb, notes=None, mark=-1):
         gfx.text(fb, s, 96 - 8 * len(s), y)
         if notes and notes[i]:
             gfx.text(fb, notes[i], 104, y)
+    return 54
 
 
 def _name_at(fb, name, y, lit):
@@ -497,18 +515,19 @@ def _name_at(fb, name, y, lit):
     gfx.text(fb, name, 0, y, 0 if lit else 1)
 
 
-def footer(fb, s):
-    fb.hline(0, 54, 128, 1)
+def footer(fb, s, y=54):
+    # A line at ``y`` (standings' answer) and text ``s`` under it.
+    fb.hline(0, y, 128, 1)
     gfx.text(fb, s, 0, 57)
 
 
-def deals_footer(fb, before, name):
+def deals_footer(fb, before, name, y=54):
     # The footer "OK: Bob deals" (``before`` dropped if it does not fit), the
     # name lit like the next dealer's name in the standings: what that means.
     if len(before) + len(name) + 6 > 16:
         before = ""
     x = 8 * len(before)
-    footer(fb, before)
+    footer(fb, before, y)
     fb.fill_rect(x, 56, 8 * len(name) + 1, 8, 1)
     gfx.text(fb, name, x, 57, 0)
     gfx.text(fb, " deals", x + 8 * len(name), 57)
@@ -543,8 +562,7 @@ class HandOver:
             r = _reason(g, last)
             title = gfx.fit("no score: " + r, "void: " + r, r)
         gfx.bar(fb, title)
-        standings(app, fb, notes, g.dealer)
-        deals_footer(fb, "OK: ", g.players[g.dealer])
+        deals_footer(fb, "OK: ", g.players[g.dealer], standings(app, fb, notes, g.dealer))
 
 
 class GameOver:
@@ -561,6 +579,6 @@ class GameOver:
         names = g.winner_names()
         gfx.bar(fb, {"win": "Game over", "shared": "Shared win", "draw": "Game over: draw"}[kind])
         tag = "tie" if kind == "draw" else "won"
-        standings(app, fb, [tag if i in won else "" for i in range(len(g.players))])
+        y = standings(app, fb, [tag if i in won else "" for i in range(len(g.players))])
         verb = {"win": " wins" if len(names) == 1 else " win", "shared": " share", "draw": " tie"}[kind]
-        footer(fb, gfx.fit(" & ".join(names) + verb, "OK: menu"))
+        footer(fb, gfx.fit(" & ".join(names) + verb, "+".join(names) + verb, "OK: menu"), y)

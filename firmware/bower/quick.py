@@ -180,7 +180,7 @@ def _end(app, g, h):
      euchre, defend_euchre, renege, renege_alone) = r.score
     m = h.maker
     if r.teams:
-        who = _side(g, m, 8)
+        who = _side(g, m, 16)   # (the title: "Ann+Cy made it", else the names alone)
     elif h.alone:
         who = _name(g, m) + " alone"
     elif 0 <= h.partner < h.n:

@@ -16,10 +16,10 @@ class Scores:
         g = app.game
         gfx.bar(fb, "Scores: hand %d" % g.hand_no)
         mark = -1 if g.result else g.dealer
-        standings(app, fb, None, mark)
+        y = standings(app, fb, None, mark)   # (the footer's line)
         to = "to %d" % g.rules.winning_score
         if mark < 0:
-            fb.hline(0, 54, 128, 1)
+            fb.hline(0, y, 128, 1)
             gfx.text(fb, to, 0, 57)
         else:
-            deals_footer(fb, to + ", ", g.players[mark])
+            deals_footer(fb, to + ", ", g.players[mark], y)

@@ -1,13 +1,20 @@
 # Menus outside the hand: home, new-game setup, the in-game menu, settings,
 # the rules view and the button test. Loaded on first use.
 
-from bower import gfx
+from bower import gfx, unload
 from bower.keys import UP, DOWN, OK, BACK, BACK_LONG
 from bower.menu import Menu, card_label
 from euchre.rules import Rules, OPTIONS, VARIANTS, variant_names
 
+# The variants for three, six and two players (issue 26), after the four in
+# the variant menu: the names of euchre.morevariants (the host's
+# euchre.rules.MORE_VARIANTS), written here so that listing them loads no
+# variant's data; the engine loads that when one is chosen (Rules).
+MORE = ("three", "six", "two")
 VARIANT_LABELS = {"classic": "Classic", "five": "Five-Handed",
-                  "callpartner": "Call Partner", "ultimate": "Ultimate"}
+                  "callpartner": "Call Partner", "ultimate": "Ultimate",
+                  "three": "Three-Handed", "six": "Six-Handed", "two": "Two-Handed"}
+SEATS = "ABCDEF"   # seat letters (up to Six-Handed's six)
 
 # Option names as they fit a 16-character row with their value.
 SHORT = {"winning_score": "Play to", "std": "Stick dealer", "canadian": "Canadian",
@@ -19,6 +26,9 @@ SHORT = {"winning_score": "Play to", "std": "Stick dealer", "canadian": "Canadia
          "round_hands": "Round hands", "lone_march": "Lone march", "set_loner": "Set loner",
          "renege_points": "Renege pts", "min_rank": "Lowest card", "march": "March pts",
          "alone": "Going alone"}
+# An option that means something else in one variant: its name and help
+# there (Six-Handed's jokers are added, not in place of Five-Handed's 2s).
+_OWN = {("six", "jokers"): ("Jokers", "Adds both jokers as top trumps")}
 _VALUE = {True: "on", False: "off", "LEFT_OF_DEALER": "dlr", "LEFT_OF_LONER": "lnr"}
 _TARGETS = (5, 7, 10, 11, 15, 21, 25, 32, 35, 50)
 BRIGHTNESS = (16, 64, 128, 255)
@@ -117,7 +127,7 @@ def new_game(app, keep=None):
         app.setup = {"variant": r.name, "options": dict(r.options), "players": list(keep.players)}
         app.push(dealer_menu(app))
         return
-    items = [(VARIANT_LABELS[v], v) for v in variant_names()]
+    items = [(VARIANT_LABELS[v], v) for v in variant_names() + MORE]
     m = Menu("New game", items, _variant_pick)
     m.warm = lambda: _warm_rules(m.value(m.cursor))  # pyright: ignore[reportAttributeAccessIssue]
     app.push(m)
@@ -129,9 +139,13 @@ _CACHE = [None]   # the Rules last asked for
 def _rules(variant, opts=None):
     # Rules(variant, opts), built once per choice: building the tables takes
     # some 10 ms on a Pico (15 for Ultimate), and every setup screen asks.
-    # (No ``opts``: the variant's defaults, the same Rules as those given.)
+    # (No ``opts``: the variant's defaults, the same Rules as those given.
+    # A variant of MORE: its defaults are its data's, euchre.morevariants',
+    # which only its Rules loads; a Rules of it with other options is
+    # built again.)
     r = _CACHE[0]
-    if r is None or r.name != variant or r.options != (opts or VARIANTS[variant]["options"]):
+    if r is None or r.name != variant or r.options != (
+            opts or (VARIANTS[variant]["options"] if variant in VARIANTS else None)):
         r = _CACHE[0] = Rules(variant, opts) if opts else Rules(variant)  # pyright: ignore[reportArgumentType, reportCallIssue]
     return r
 
@@ -139,7 +153,11 @@ def _rules(variant, opts=None):
 def _warm_rules(variant):
     # While the variant menu waits (App.warm): the rules of the variant
     # under the cursor, so the OK that picks it finds them built. True if
-    # it built them.
+    # it built them. Not for a variant of MORE: its rules would load
+    # euchre.morevariants for a cursor passing over it (UP from Classic
+    # wraps round through them), not only for a game of it.
+    if variant in MORE:
+        return False
     before = _CACHE[0]
     return _rules(variant) is not before
 
@@ -155,19 +173,26 @@ def options_menu(app):
     opts = st["options"]
     items = [("Next: players", "next")]
     for k in sorted(opts):
-        items.append((_row(SHORT[k], opts[k]), k))
+        items.append((_row(_short(st["variant"], k), opts[k]), k))
     # Quick score: a setting (bower.quick), kept for the games after.
     items.append((_row("Quick score", bool(app.store.settings.get("quick"))), "quick"))
     label = VARIANT_LABELS[st["variant"]]
     m = Menu(gfx.fit(label + " rules", label), items, _option_pick)
     # What the row under the cursor means, under a line at the bottom.
-    m.foot = lambda: gfx.wrap(_help(m.value(m.cursor)))  # pyright: ignore[reportAttributeAccessIssue]
+    m.foot = lambda: gfx.wrap(_help(m.value(m.cursor), st["variant"]))  # pyright: ignore[reportAttributeAccessIssue]
     return m
 
 
-def _help(k):
+def _short(variant, k):
+    # Option ``k``'s name on a row (with its value) in ``variant``.
+    own = _OWN.get((variant, k))
+    return own[0] if own else SHORT[k]
+
+
+def _help(k, variant=""):
     # One sentence per option (two rows at most), for the options menu.
-    return _HELP[k]
+    own = _OWN.get((variant, k))
+    return own[1] if own else _HELP[k]
 
 
 _HELP = {"next": "Choose players, then dealer",
@@ -236,13 +261,14 @@ def players_menu(app):
     n = r.num_players
     if not st["players"] or len(st["players"]) != n:
         roster = app.store.roster
-        st["players"] = [roster[i] if i < len(roster) else "ABCDE"[i] for i in range(n)]
+        st["players"] = [roster[i] if i < len(roster) else SEATS[i] for i in range(n)]
     items = [("Next: dealer", "next")]
     for i in range(n):
-        items.append(("ABCDE"[i] + ": " + st["players"][i], i))  # pyright: ignore[reportArgumentType]
+        items.append((SEATS[i] + ": " + st["players"][i], i))  # pyright: ignore[reportArgumentType]
     info = ()
     if r.teams:
-        info = ("Teams: A+C, B+D",)
+        # (Six-Handed: partners alternate, seats A C E against B D F)
+        info = ("A+C+E vs B+D+F",) if n == 6 else ("Teams: A+C, B+D",)
     return Menu("Players", items, _player_pick, info=info)
 
 
@@ -251,7 +277,7 @@ def _player_pick(app, seat):
         app.push(dealer_menu(app))
         return
     st = app.setup
-    names = ["ABCDE"[seat]] + [n for n in app.store.roster if n not in st["players"] or n == st["players"][seat]]
+    names = [SEATS[seat]] + [n for n in app.store.roster if n not in st["players"] or n == st["players"][seat]]
     cur = names.index(st["players"][seat]) if st["players"][seat] in names else 0
 
     def chosen(app, name):
@@ -261,7 +287,7 @@ def _player_pick(app, seat):
         m.cursor = seat + 1
         app.stack[-1] = m
         app.dirty = True
-    app.push(Menu("Seat " + "ABCDE"[seat], [(n, n) for n in names], chosen, cur))
+    app.push(Menu("Seat " + SEATS[seat], [(n, n) for n in names], chosen, cur))
 
 
 def dealer_menu(app):
@@ -319,6 +345,10 @@ def _rand_below(n):
 def _start(app, dealer):
     from euchre import Game
     st = app.setup
+    if st["variant"] not in MORE:
+        # The data of the variants for three, six and two players, loaded
+        # for one chosen in this setup or played before: not this game's.
+        unload("euchre.morevariants")
     start_game(app, Game(_rules(st["variant"], st["options"]), st["players"], dealer))
 
 
@@ -430,9 +460,11 @@ def rules_view(rules):
              "%d-card deck" % len(rules.deck)]
     if not rules.teams:
         lines.insert(2, "each for self")
+    elif rules.num_players == 6:
+        lines.insert(2, "A+C+E vs B+D+F")   # (partners alternate)
     opts = rules.options
     for k in sorted(opts):
-        lines.append(_row(SHORT[k], opts[k]))
+        lines.append(_row(_short(rules.name, k), opts[k]))
     return Message("Rules", lines)
 
 

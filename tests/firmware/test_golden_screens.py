@@ -33,9 +33,14 @@ def bitmap(app):
     return "\n".join(rows) + "\n"
 
 
-def drive(variant, events, options=None, players=("Ann", "Bob", "Cy", "Di", "Eve")):
+SEATS = {"five": 5, "callpartner": 5, "three": 3, "six": 6, "two": 2}   # (else 4)
+
+
+def drive(variant, events, options=None, players=("Ann", "Bob", "Cy", "Di", "Eve", "Flo"), quick=None):
     d = Driver(rand=Rng(7).randrange)
-    d.new_game(variant, options, list(players[:5 if variant in ("five", "callpartner") else 4]))
+    if variant == "six":
+        d.store.roster.append("Flo")
+    d.new_game(variant, options, list(players[:SEATS.get(variant, 4)]), quick=quick)
     for e in events:
         d.enter(e)
     return d
@@ -112,6 +117,34 @@ SCENARIOS.update({
     "amend_start_classic": lambda: _amend(quick("classic", _CLASSIC3), 2, []),
     "amend_changed_classic": lambda: _amend(quick("classic", _CLASSIC3), 2, ["quick 0", "quick march alone"]),
     "amend_changed_five": lambda: _amend(quick("five", _FIVE3), 2, ["quick 1", "reveal 3", "quick march"]),
+    # Three-, Six- and Two-Handed (issue 26).
+    "options_three": lambda: _path(Driver(), ["new", "three"]),
+    "options_six": lambda: _path(Driver(), ["new", "six"]),
+    "options_two": lambda: _path(Driver(), ["new", "two"]),
+    "players_six": lambda: _path(_roster6(Driver()), ["new", "six", "next"]),
+    "first_dealer_six": lambda: _path(_roster6(Driver()), ["new", "six", "next", "next"]),
+    "rules_six": lambda: _path(_keys(drive("six", [], {"jokers": True}), "O"), ["rules"]),
+    "upcard_three": lambda: drive("three", []),
+    "upcard_six": lambda: drive("six", []),
+    "upcard_two": lambda: drive("two", []),
+    "bid1_three_alone": lambda: drive("three", ["up H"], {"alone": True}),
+    "bid1_six": lambda: drive("six", ["up H"]),
+    "bid1_dealer_two": lambda: drive("two", ["up H", "pass"]),
+    "bid2_two": lambda: drive("two", ["up H", "pass", "pass"]),
+    "makers_took_three": lambda: drive("three", ["up H", "pass", "order"]),
+    "makers_took_six_alone": lambda: drive("six", ["up H", "pass", "order alone"]),
+    "trick_six": lambda: drive("six", ["up H", "pass", "order", "won 2"]),
+    "hand_over_three": lambda: drive("three", ["up H", "pass", "order", "tricks 2"]),
+    "hand_over_six": lambda: drive("six", ["up H", "pass", "order alone", "tricks 5"]),
+    "hand_over_two": lambda: drive("two", ["up H", "order", "tricks 5"]),
+    "scores_six": lambda: _menu_scores(drive("six", ["up H", "pass", "order", "tricks 3"])),
+    "game_over_three_shared": lambda: drive("three", ["up H", "pass", "pass", "pass", "call S", "tricks 1"] * 7),
+    "game_over_six": lambda: drive("six", ["up H", "order alone", "tricks 5"] * 3),
+    "game_over_two": lambda: drive("two", ["up H", "order", "tricks 5"] * 3),
+    "quick_start_six": lambda: drive("six", [], quick=True),
+    "quick_end_six": lambda: drive("six", ["quick 1"], quick=True),
+    "quick_start_three": lambda: drive("three", ["quick 2", "quick euchred"], quick=True),
+    "quick_end_two": lambda: drive("two", ["quick 1"], quick=True),
 })
 _CLASSIC3 = ["quick 0", "quick made", "quick 0", "quick march", "quick 1", "quick euchred"]
 _FIVE3 = ["quick 0", "reveal 2", "quick made", "quick 1", "alone", "quick march", "quick 3", "reveal 4",
@@ -123,6 +156,11 @@ def _amend(d, n, events):
     d.choose(label="H%d " % n)
     for e in events:
         d.enter(e)
+    return d
+
+
+def _roster6(d):
+    d.store.roster.append("Flo")
     return d
 
 

@@ -11,7 +11,7 @@ import sys
 
 from hypothesis import given, strategies as st
 
-from bower.keys import DOWN, OK
+from bower.keys import UP, DOWN, OK
 from bower.store import Store
 from bower.ui import App
 import euchre.game  # (loaded first: it keeps the real Rules while a test counts them)
@@ -60,7 +60,11 @@ def test_the_rules_are_built_while_the_variant_menu_waits_and_once_per_setup(mon
     assert built.n == 2                      # the next variant, as the cursor moves
     app.handle(DOWN, 0)
     app.handle(DOWN, 0)
-    app.handle(DOWN, 0)                      # (four variants: back to Classic)
+    app.handle(DOWN, 0)                      # Three-Handed (issue 26): not built while
+    idle(app)                                # the cursor passes (its data would load)
+    assert built.n == 2 and app.stack[-1].value(app.stack[-1].cursor) == "three"
+    for _ in range(4):
+        app.handle(UP, 0)                    # back to Classic
     idle(app)
     assert built.n == 3
     app.handle(OK, 0)                        # Classic picked: its rules were ready

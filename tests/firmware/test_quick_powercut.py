@@ -69,7 +69,8 @@ def run(variant, seed):
     return fs, d.marks, start
 
 
-@pytest.mark.parametrize("variant,seed", [("classic", 2), ("five", 3), ("callpartner", 4), ("ultimate", 5)])
+@pytest.mark.parametrize("variant,seed", [("classic", 2), ("five", 3), ("callpartner", 4), ("ultimate", 5),
+                                          ("six", 6), ("three", 8)])
 def test_a_power_cut_loses_at_most_the_input_in_flight(variant, seed):
     fs, marks, start = run(variant, seed)
     cuts = set(range(marks[start][0], fs.spent + 1, 3))

@@ -56,6 +56,46 @@ def test_quick_games_score_as_entered_in_full():
             play_told(variant, seed, options)
 
 
+def test_quick_games_of_three_six_and_two_handed_score_as_entered_in_full():
+    # (issue 26) the engine tells them quick too: Three- and Two-Handed
+    # name the maker (each for themselves), Six-Handed the side of three.
+    for variant, options in (("three", None), ("three", {"alone": True, "march": 2}),
+                             ("six", None), ("two", None), ("two", {"std": True})):
+        for seed in (1, 2):
+            play_told(variant, seed, options)
+    d, switched = play_told("six", 3, None, full_every=3)
+    assert switched
+
+
+def test_three_six_and_two_handed_quick_screens():
+    d = Driver()
+    d.store.roster.append("Flo")
+    d.new_game("six", quick=True)
+    rows = screen(d)
+    # Ann deals: Bob's side bids first (the cursor), BACK names Ann's.
+    assert rows[:4] == ["H1 Ann deals", "Who made trump?", "Ann+Cy+Eve     0", "Bob+Di+Flo     0"], rows
+    d.press(K.BACK)
+    assert screen(d)[0] == "Ann+Cy+Eve" and d.app.game.hand.maker == 0
+    d.press(K.UP)
+    d.press(K.OK)                             # one UP: alone, made (a lone march: 5)
+    d.enter("quick 1")
+    d.enter("quick march alone")
+    assert d.app.game.scores == [1, 5, 1, 5, 1, 5]
+    d = Driver()
+    d.new_game("three", quick=True)
+    assert screen(d)[2:5] == ["Bob            0", "Cy             0", "Ann            0"]
+    d.press(K.OK)                             # Bob made it ...
+    assert screen(d)[:5] == ["Bob made it", "How did it end?", "made +1", "march +3", "euchred (BACK)"]
+    d.press(K.BACK)                           # ... and was euchred: 2 to each of the others
+    assert d.app.game.scores == [2, 0, 2]
+    d = Driver()
+    d.new_game("two", quick=True)
+    d.press(K.OK)                             # Bob, the non-dealer
+    d.press(K.DOWN)
+    d.press(K.OK)                             # a march: 2
+    assert d.app.game.scores == [0, 2]
+
+
 def test_switching_between_quick_and_full_entry_between_hands():
     total = 0
     for variant in ("classic", "five", "callpartner", "ultimate"):

@@ -59,8 +59,9 @@ from bower.names import check_names
 
 # The longest names a roster holds (8 characters); the first three letters
 # of each begin no other word the UI shows. One has a space inside (names
-# may), so a wrapped line must not break it.
-NAMES = ["WWWWWWWW", "Bartholo", "Mary Ann", "Quentina", "Zebedee9"]
+# may), so a wrapped line must not break it. (Six of them: Six-Handed.
+# "Lou Anne", not "Mary Ann": Three-Handed's "March pts" begins "Mar".)
+NAMES = ["WWWWWWWW", "Bartholo", "Lou Anne", "Quentina", "Zebedee9", "Fiorella"]
 
 
 def test_the_names_are_the_longest_a_roster_takes():
@@ -224,12 +225,19 @@ CONFIGS = [
     ("callpartner", 5, None),
     ("callpartner", 10, {"play_on": True, "std": True}),
     ("ultimate", 6, None),
+    # issue 26: Three-, Six- and Two-Handed
+    ("three", 11, None),
+    ("three", 12, {"alone": True, "march": 2, "min_rank": 7, "std": True, "play_on": True}),
+    ("six", 13, None),
+    ("six", 14, {"jokers": True, "std": True}),
+    ("two", 15, None),
+    ("two", 16, {"min_rank": 9, "joker": True, "std": True}),
 ]
 GAMES = [(v, s * 10 + k, o) for v, s, o in CONFIGS for k in range(5)]
 
 
 def players(variant):
-    return NAMES[:5] if variant in ("five", "callpartner") else NAMES[:4]
+    return NAMES[:{"five": 5, "callpartner": 5, "three": 3, "six": 6, "two": 2}.get(variant, 4)]
 
 
 @pytest.mark.parametrize("variant,seed,options", GAMES,
@@ -317,7 +325,7 @@ def test_rare_input_menus_fit(watch):
     d.enter("up H")
     open_every_submenu(d)
     home(d)
-    d.new_game("five", None, NAMES)
+    d.new_game("five", None, NAMES[:5])
     open_every_submenu(d)                     # twos up, misdeal
     for e in ("up S", "pass", "order", "partner JS"):
         d.enter(e)
@@ -338,7 +346,7 @@ def test_every_setup_screen_fits(watch):
     d = CheckingDriver(watch)
     walk(d)
     d.choose("new")
-    for variant in ("classic", "five", "callpartner", "ultimate"):
+    for variant in ("classic", "five", "callpartner", "ultimate", "three", "six", "two"):
         walk(d)
         d.choose(variant)
         options_tour(d)
@@ -364,8 +372,8 @@ def test_every_setup_screen_fits(watch):
         d.choose("new")
         d.choose("yes")
         assert d.top().title == "New game"
-    assert {"Bower", "New game", "Players", "Seat A", "First dealer", "First black jack",
-            "Five-Handed", "New game?"} <= watch.seen
+    assert {"Bower", "New game", "Players", "Seat A", "Seat F", "First dealer", "First black jack",
+            "Five-Handed", "Three-Handed", "Six-Handed rules", "New game?"} <= watch.seen
 
 
 def options_tour(d):
@@ -434,7 +442,7 @@ def test_a_note_shows_whole(watch, note):
     d = CheckingDriver(watch)
     d.app.notify(note)
     look(watch, d.app, "note at home")
-    d.new_game("five", None, NAMES)
+    d.new_game("five", None, NAMES[:5])
     d.app.notify(note)
     look(watch, d.app, "note in a hand")
 
@@ -456,12 +464,17 @@ def test_the_dealer_picks_up_the_others_order_up():
 
 
 def test_every_option_is_explained_in_two_rows():
-    from euchre.rules import OPTIONS
-    from bower.screens import _help, SHORT
+    from euchre.rules import OPTIONS, variant_names, MORE_VARIANTS, variant_data
+    from bower.screens import _help, _short, SHORT
     for k in list(OPTIONS) + ["next", "quick"]:
         lines = gfx.wrap(_help(k))
         assert 1 <= len(lines) <= 2, (k, lines)
         assert k in ("next", "quick") or k in SHORT
+    for v in variant_names() + MORE_VARIANTS:
+        # (a variant's own meaning of an option: Six-Handed's jokers)
+        for k in variant_data(v)["options"]:
+            assert 1 <= len(gfx.wrap(_help(k, v))) <= 2, (v, k)
+            assert len(_short(v, k)) <= 12, (v, k)
 
 
 def test_the_options_menu_explains_the_row_under_the_cursor():

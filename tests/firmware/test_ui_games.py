@@ -49,6 +49,26 @@ def test_ultimate_game_through_the_ui():
     play_through_ui("ultimate", 6)
 
 
+def test_three_handed_games_through_the_ui():
+    # (issue 26) each for themselves, the maker against the other two;
+    # with the options: a declared lone hand, a march worth 2, 32 cards.
+    play_through_ui("three", 1)
+    play_through_ui("three", 2, {"alone": True, "march": 2, "min_rank": 7, "std": True})
+
+
+def test_six_handed_games_through_the_ui():
+    # (issue 26) seats A C E against B D F; a lone maker's two partners sit out.
+    d, _ = play_through_ui("six", 3)
+    assert len(d.app.game.players) == 6
+    play_through_ui("six", 4, {"jokers": True, "std": True})
+
+
+def test_two_handed_games_through_the_ui():
+    # (issue 26) Keller's game: the non-dealer orders up, the dealer takes it up.
+    play_through_ui("two", 5)
+    play_through_ui("two", 6, {"min_rank": 9, "joker": True, "std": True, "winning_score": 7})
+
+
 def test_every_screen_renders_during_a_game():
     # Render after every input: no screen may fail to draw.
     from uikit import Canvas
