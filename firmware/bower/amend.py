@@ -38,13 +38,14 @@ def _pick(app, r):
     app.act_id(A.action(A.AMEND, n % 64, n // 64))
 
 
-def _label(g, seat):
-    # A seat's name, or its partnership's ("Ann+Cy"; three: "Ann+").
+def _label(g, seat, room=16):
+    # A seat's name, or its partnership's ("Ann+Cy"; where that does not
+    # fit ``room`` characters, the first name and a "+": "Ann+").
     if not g.rules.teams:
         return g.players[seat]
     names = g.players[seat % 2::2]
     t = "+".join(names)
-    return t if len(t) <= 9 else names[0] + "+"
+    return t if len(t) <= room else names[0] + "+"
 
 
 def _seats(g):
@@ -54,11 +55,12 @@ def _seats(g):
 
 def line(g, r):
     # A finished hand in a line: who scored what ("H3 Ann+Cy +2", "H5
-    # Bob+Eve +1", "H2 Cy -2"), or that nothing scored.
+    # Bob+Eve +1", "H2 Cy -2"), or that nothing scored; where it does not
+    # fit, the first scorers only, their names as they fit ("H12 Ann+ +1").
     n, res, _dealer, pts = r
     if res != SCORED:
         return "H%d thrown in" % n
-    groups = {}
+    groups = {}   # points: the seats (a partnership's first) that got them
     order = []
     for s in _seats(g):
         p = pts[s]
@@ -66,13 +68,22 @@ def line(g, r):
             if p not in groups:
                 groups[p] = []
                 order.append(p)
-            groups[p].append(_label(g, s))
+            groups[p].append(s)
     if not order:
         return "H%d no points" % n
     t = "H%d" % n
     for p in order:
-        t += " %s %+d" % ("+".join(groups[p]), p)
-    return gfx.fit(t, "H%d %s+ %+d" % (n, groups[order[0]][0], order[0]))
+        t += " %s %+d" % ("+".join([_label(g, s) for s in groups[p]]), p)
+    if len(t) <= 16:
+        return t
+    p = order[0]
+    seats = groups[p]
+    head, tail = "H%d " % n, " %+d" % p
+    room = 16 - len(head) - len(tail)
+    if len(seats) == 1:
+        return head + _label(g, seats[0], room) + tail
+    who = "+".join([g.players[s] for s in seats])
+    return head + (who if len(who) <= room else g.players[seats[0]] + "+") + tail
 
 
 def changed(g):
@@ -82,13 +93,15 @@ def changed(g):
     info = []
     for s in _seats(g):
         if old[s] != new[s]:
-            info.append(pad(_label(g, s), "%+d > %+d" % (old[s], new[s])))
+            v = "%+d > %+d" % (old[s], new[s])
+            info.append(pad(_label(g, s, 15 - len(v)), v))
     if g.rules.teams:
         info.append(pad("score", "%d-%d > %d-%d" % (was[0], was[1], now[0], now[1])))
     else:
         for s in _seats(g):
             if was[s] != now[s]:
-                info.append(pad(_label(g, s), "%d > %d" % (was[s], now[s])))
+                v = "%d > %d" % (was[s], now[s])
+                info.append(pad(_label(g, s, 15 - len(v)), v))
     if end:
         names = g.winner_names()
         info.append(gfx.fit(" & ".join(names) + (" win" if len(names) > 1 else " wins"), "game over"))
