@@ -17,12 +17,8 @@ sys.path.insert(0, "tests/firmware")
 import pytest
 
 from fakefs import FakeFS
-from uikit import Driver, Rng
+from powercut import Recorder, boot
 from bower import keys as K
-from bower.store import Store
-from bower.ui import App
-
-INFO = {"version": "test", "device": "e6614103e7"}
 
 HANDS = {
     "classic": ([["quick 0", "quick made"], ["quick 1", "quick march"], ["quick 0", "quick made"],
@@ -45,22 +41,12 @@ def observe(app):
     return (g.event_count(), list(g.scores), amending, g.result), title
 
 
-class Recorder(Driver):
-    def __init__(self, fs):
-        Driver.__init__(self, App(Store("", fs=fs, device=INFO["device"]), INFO, Rng(5).randrange))
-        self.fs = fs
-        self.marks = []
-
-    def press(self, ev, n=1):
-        for _ in range(n):
-            Driver.press(self, ev)
-            self.marks.append((self.fs.spent, observe(self.app)))
 
 
 def run(variant):
     before, amended, after = HANDS[variant]
     fs = FakeFS()
-    d = Recorder(fs)
+    d = Recorder(fs, observe)
     d.new_game(variant, quick=True)
     for h in before:
         for e in h:
@@ -93,7 +79,7 @@ def test_a_power_cut_in_an_amendment_loses_at_most_the_input_in_flight(variant):
         while i + 1 < len(marks) and marks[i + 1][0] <= cut:
             i += 1
         done, flight = marks[i][1], marks[min(i + 1, len(marks) - 1)][1]
-        app = App(Store("", fs=flash.reboot(), device=INFO["device"]), INFO, Rng(5).randrange)
+        app = boot(flash.reboot())
         got = observe(app)
         assert got[0] in (done[0], flight[0]), (variant, cut, got, done, flight)
         if got[0][2]:

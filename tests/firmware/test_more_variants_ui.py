@@ -18,13 +18,13 @@ sys.path.insert(0, "tests/firmware")
 import pytest
 
 from fakefs import FakeFS
+from powercut import INFO, Recorder, boot
 from uikit import Driver, MemStore, Canvas, Rng, table_game
 from bower.store import Store
 from bower.ui import App
 from bower import keys as K
 from euchre import Rules
 
-INFO = {"version": "test", "device": "e6614103e7"}
 NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Flo"]
 MORE = ("three", "six", "two")
 
@@ -222,18 +222,6 @@ def observe(app):
             c.screen_text()[0] if g and getattr(app.stack[-1], "game_screen", False) else None)
 
 
-class Recorder(Driver):
-    # Presses keys and notes, after each, the flash work done so far and
-    # what the device shows.
-    def __init__(self, fs):
-        Driver.__init__(self, App(Store("", fs=fs, device=INFO["device"]), INFO, Rng(5).randrange))
-        self.fs = fs
-        self.marks = []
-
-    def press(self, ev, n=1):
-        for _ in range(n):
-            Driver.press(self, ev)
-            self.marks.append((self.fs.spent, observe(self.app)))
 
 
 def test_a_power_cut_mid_game_loses_at_most_the_input_in_flight():
@@ -244,7 +232,7 @@ def test_a_power_cut_mid_game_loses_at_most_the_input_in_flight():
     # and every tenth such game goes on to the same end.
     events, ref = table_game("six", 7)
     fs = FakeFS()
-    d = Recorder(fs)
+    d = Recorder(fs, observe)
     d.new_game("six")
     start = len(d.marks)
     for e in events:
@@ -260,7 +248,7 @@ def test_a_power_cut_mid_game_loses_at_most_the_input_in_flight():
         while i + 1 < len(marks) and marks[i + 1][0] <= cut:
             i += 1
         done, flight = marks[i][1], marks[min(i + 1, len(marks) - 1)][1]
-        app = App(Store("", fs=flash.reboot(), device=INFO["device"]), INFO, Rng(5).randrange)
+        app = boot(flash.reboot())
         got = observe(app)
         assert got[:2] in (done[:2], flight[:2]), (cut, got, done, flight)
         checked += 1

@@ -15,12 +15,9 @@ sys.path.insert(0, "tests/firmware")
 import pytest
 
 from fakefs import FakeFS
-from uikit import Driver, Rng, table_game, hands_of, set_quick
-from bower.store import Store
-from bower.ui import App
+from powercut import Recorder, boot
+from uikit import table_game, hands_of, set_quick
 from euchre import hand as H
-
-INFO = {"version": "test", "device": "e6614103e7"}
 
 
 def observe(app):
@@ -37,25 +34,13 @@ def observe(app):
             app.store.settings["quick"], title)
 
 
-class Recorder(Driver):
-    # Presses keys and notes, after each, the flash work done so far and
-    # what the device shows.
-    def __init__(self, fs):
-        Driver.__init__(self, App(Store("", fs=fs, device=INFO["device"]), INFO, Rng(5).randrange))
-        self.fs = fs
-        self.marks = []
-
-    def press(self, ev, n=1):
-        for _ in range(n):
-            Driver.press(self, ev)
-            self.marks.append((self.fs.spent, observe(self.app)))
 
 
 def run(variant, seed):
     events, ref = table_game(variant, seed)
     hands, _ = hands_of(variant, events)
     fs = FakeFS()
-    d = Recorder(fs)
+    d = Recorder(fs, observe)
     d.new_game(variant, quick=True)
     start = len(d.marks)
     for i, (full, told, scores) in enumerate(hands):
@@ -83,7 +68,7 @@ def test_a_power_cut_loses_at_most_the_input_in_flight(variant, seed):
         while i + 1 < len(marks) and marks[i + 1][0] <= cut:
             i += 1
         done, flight = marks[i][1], marks[min(i + 1, len(marks) - 1)][1]
-        app = App(Store("", fs=flash.reboot(), device=INFO["device"]), INFO, Rng(5).randrange)
+        app = boot(flash.reboot())
         got = observe(app)
         # (A game-over screen comes back as itself; a game in play as its
         # next input's screen.)
