@@ -13,12 +13,6 @@ from euchre import actions as A
 from euchre.phases import SCORED, REDEAL
 
 
-def offered(g):
-    # Whether the menus offer it now: a finished hand, between hands or at
-    # the end, no amendment under way, a club round not yet accepted.
-    return g.hand_no > 1 and g.amending is None and not g.accepted and (g.result or not g.hand.events)
-
-
 def hands_menu(app):
     # The finished hands but misdeals (their dealer dealt again: they stay).
     g = app.game
