@@ -71,7 +71,7 @@ def boot(st, r):
             except OSError:
                 pass
     st.settings, st.roster, st.clock_offset, n, e = dict(DEFAULTS), [], 0, 1, "corrupt"
-    from bower.names import check_names   # (given back with this module: Store.trim)
+    from bower import check_names
     try:
         s = st.rec_file(st.settings_path)
         if s is None:
@@ -154,8 +154,8 @@ def set_clock_offset(st, seconds):
 
 
 def set_roster(st, names):
-    # :raises ValueError: see bower.names.check_names; nothing changes.
-    from bower.names import check_names
+    # :raises ValueError: see bower.check_names; nothing changes.
+    from bower import check_names
     r = check_names(names)[:]
     _room(st, _save, st, None, r)
     st.roster = r

@@ -1,7 +1,7 @@
 # A club round's setup as the link receives it and the store keeps it
 # (bower.club shows and starts it): the fields and their check; and a
 # minutes round's clock. Imports nothing of the app but the name rule
-# (bower.names, a leaf), so the store, the link and the game screens may
+# (bower's package init), so the store, the link and the game screens may
 # use it.
 
 SEATS = "NESW"
@@ -36,7 +36,7 @@ def check(d):
     p = d.get("players")
     if type(p) is not list or len(p) != 4:
         raise ValueError("four players")
-    from bower.names import check_names
+    from bower import check_names
     check_names(p, 4)   # roster names, each once
     return d
 

@@ -41,7 +41,7 @@ class Store:
     # The state, all set in __init__ (bower.archive works on it too; no other
     # module writes it):
     #   settings      name -> int (bower.archive.DEFAULTS' names); roster: up
-    #                 to 16 player names (bower.names); clock_offset: seconds
+    #                 to 16 player names (bower.check_names); clock_offset: seconds
     #                 the computer's clock is ahead (all three loaded at boot)
     #   warnings      short messages for the user (bower.ui shows them)
     #   device, low   this device's id (in every game's header); bytes free a
@@ -131,7 +131,7 @@ class Store:
         _archive().save_settings(self, d)
 
     def set_roster(self, names):
-        """Write the roster, then keep it. :raises ValueError (see bower.names.check_names), OSError."""
+        """Write the roster, then keep it. :raises ValueError (see bower.check_names), OSError."""
         _archive().set_roster(self, names)
 
     def set_clock_offset(self, seconds):
@@ -212,11 +212,10 @@ class Store:
         return a.prepare(self) if a else False
 
     def trim(self):
-        # Give bower.archive's heap back (a hand only records), and the name
-        # rule's that its boot loaded; they load again when used.
+        # Give bower.archive's heap back (a hand only records); it loads
+        # again when used.
         from bower import unload
         unload("bower.archive")
-        unload("bower.names")
 
     def rec_file(self, p, x=None, ext=""):
         # Without ``x``: a small file's payload, None if it is missing

@@ -1,6 +1,6 @@
 """The device's rule for a player name, for every host command that sends names.
 
-A name on the device (``bower.names.check_names``, for its roster and a club
+A name on the device (``bower.check_names``, for its roster and a club
 round's seats) is 1 to 8 printable ASCII characters with
 no space first or last, and a roster or a table names each player once.
 ``bower roster push`` and ``bower club new`` check names by this rule before

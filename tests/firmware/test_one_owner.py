@@ -9,7 +9,7 @@
   Only ``self._x`` and ``cls._x`` read private names; what another module
   needs is public and documented (bower.store's Store declares its state
   for bower.archive).
-* The player-name rule is written once, in bower.names (the roster and a
+* The player-name rule is written once, in bower's package init (the roster and a
   club round's seats take it from there).
 
 tests/test_checks.py holds the type checker to the first point:
@@ -61,7 +61,7 @@ def private_reads(tree):
 
 def test_there_is_code_to_scan():
     names = {p.name for p in SHIPPED}
-    assert {"store.py", "archive.py", "hand.py", "clubsetup.py", "names.py"} <= names
+    assert {"store.py", "archive.py", "hand.py", "clubsetup.py", "__init__.py"} <= names
 
 
 def test_no_class_in_engine_or_firmware_defines_getattr():
@@ -99,12 +99,12 @@ def test_the_store_forwards_nothing_it_does_not_name():
 
 
 def test_the_name_rule_is_written_once():
-    # The rule's refusal is raised in bower.names only; the roster and a
+    # The rule's refusal is raised in bower's package init only; the roster and a
     # club round's players are checked by it.
     raising = [p.name for p in FIRMWARE if '"bad name %r"' in p.read_text()]
-    assert raising == ["names.py"]
+    assert raising == ["__init__.py"]
     from bower.clubsetup import check
-    from bower.names import check_names
+    from bower import check_names
 
     setup = {"night": "n1", "table": 1, "tables": 2, "round": 1, "move": "fixed", "hands": 8, "minutes": 0,
              "scoring": {"loner": 4, "set_loner": 2, "renege": 2}, "next": [1, 1, 1, 1],

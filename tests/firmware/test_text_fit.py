@@ -9,7 +9,7 @@ by), the setup menus (every option row and value, players, seat picker,
 dealer, the black-jack draw), settings, button test, about, the game menu,
 scores, the rules view, undo, the "New game?" question and long notes
 (toasts). The players have the longest names the device takes: 8 printable
-characters (``bower.names.check_names``, the ROSTER command of
+characters (``bower.check_names``, the ROSTER command of
 host/PROTOCOL.md), "WWWWWWWW" the widest.
 
 What counts as a fault, and how it is seen. ``gfx.text`` (which all screen
@@ -55,7 +55,7 @@ from uikit import Driver, MemStore, Rng, table_game, hands_of, set_quick
 from bower.ui import App
 from bower import gfx
 from bower import keys as K
-from bower.names import check_names
+from bower import check_names
 
 # The longest names a roster holds (8 characters); the first three letters
 # of each begin no other word the UI shows. One has a space inside (names

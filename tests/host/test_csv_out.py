@@ -285,8 +285,8 @@ def test_a_negative_score_stays_a_number_and_formula_text_is_quoted_once():
 
 
 def test_roster_and_club_names_follow_the_device_rule():
-    # bower.names.check_names: 1 to 8 printable ASCII, no space first or last, each once.
-    from bower.names import check_names
+    # bower.check_names: 1 to 8 printable ASCII, no space first or last, each once.
+    from bower import check_names
 
     from bower_host.cli import CommandError
     from bower_host.sync import validate_names      # bower roster push, before anything is sent

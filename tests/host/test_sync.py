@@ -274,7 +274,7 @@ def test_roster_push_reaches_the_store(dev, capsys):
     assert "1 to 8 printable ASCII" in capsys.readouterr().err
     assert main(["roster", "push", "--port", dev.port, *[f"P{i}" for i in range(17)]]) == 1
     assert "at most 16 names" in capsys.readouterr().err
-    # What the device refuses (bower.names.check_names), the host refuses first, unsent:
+    # What the device refuses (bower.check_names), the host refuses first, unsent:
     # a duplicate, a space first or last (bower_host.names).
     sent = sum(b" ROSTER " in r for r in dev.requests)
     for names, says in ((["Ann", "Ann"], "'Ann' is given twice"), ([" Ann"], "no space first or last"),
