@@ -36,7 +36,7 @@ PICO_FREE = 241_504       # ../shared/pico-timing.md: bare firmware, gc.mem_free
 # (32-bit): after the first Classic hand the harness reads 122,464 B, the
 # real firmware 80,960-81,024 B (../shared/pico-timing.md, "At 084a52c").
 RATIO = 1.5
-VARIANTS = ("classic", "five", "callpartner", "ultimate", "classic")
+VARIANTS = ("classic", "five", "callpartner", "ultimate", "three", "six", "two", "classic")
 
 
 def plan(presses: int, seed: int) -> tuple[list[str], int, int]:
