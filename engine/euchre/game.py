@@ -173,6 +173,8 @@ class Game:
     def deal(self, cards):
         """Card mode: deal ``cards`` (see ``Hand.deal``)."""
         self._check_open()
+        if self.amending is not None:
+            raise IllegalAction(error_text("amend_quick"))   # (the amended hand's inputs first)
         self.hand.deal(cards)
         self._deals.append(self.hand.dealt)
         self._ids.append(A.DEAL)

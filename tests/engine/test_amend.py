@@ -269,6 +269,12 @@ def test_card_mode_hands_are_amended_as_table_mode_outcomes():
     r = log.loads(log.dumps(g))[0]
     assert r.scores == g.scores
     assert g.legal_actions() == []   # (card mode: the next hand's deal)
+    # no deal while an amendment is under way: its hand's inputs first
+    g.apply("amend 1")
+    ck = g.checkpoint()
+    with pytest.raises(IllegalAction, match="quick score"):
+        g.deal(shuffled_deck(g.rules, rng.randrange))
+    assert g.checkpoint() == ck and g.amending is not None and g.hand.events == 0
 
 
 def test_a_club_rounds_accepted_result_changes_only_when_accepted_again():

@@ -25,6 +25,7 @@ import math
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from euchre import Game, Hand, IllegalAction, Rules, log
+from euchre import actions as A
 from euchre.rules import MORE_VARIANTS, variant_names as _menu_names
 from euchre.cardmode import shuffled_deck
 from euchre.game import game_from_header
@@ -79,7 +80,12 @@ def replays(g):
 
 def legal_step(g, rng):
     # Move the game on by one legal event (a shuffled deal in card mode).
-    if g.cards and g.hand.phase == 0:  # P_DEAL
+    if g.amending is not None:
+        # (an amendment under way: its inputs, euchre.amend)
+        from euchre.amend import legal_ids
+        ids = legal_ids(g)
+        g.apply_id(ids[rng.below(len(ids))])
+    elif g.cards and g.hand.phase == 0:  # P_DEAL
         g.deal(shuffled_deck(g.rules, rng.below))
     else:
         ids = g.hand.legal_ids()
@@ -92,6 +98,14 @@ def refused_or_legal(g, name, arg):
     before = game_state(g)
     legal_ids = list(g.hand.legal_ids()) if not g.result else []
     legal_text = g.legal_actions()
+    if g.amending is not None:
+        # (an amendment under way: its inputs, euchre.amend)
+        from euchre.amend import legal_ids as amend_ids
+        legal_ids = amend_ids(g)
+    # corrections: ``amend N`` for the hands amendable() lists
+    for n in g.amendable():
+        legal_ids.append(A.action(A.AMEND, n % 64, n // 64))
+        legal_text = legal_text + ["amend %d" % n]
     fn = getattr(g, name)
     try:
         fn() if name == "undo" else fn(arg)
