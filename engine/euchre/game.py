@@ -156,14 +156,14 @@ class Game:
 
     def apply_id(self, a):
         """Apply an action id (fast path for simulation)."""
-        if a == A.ACCEPT and type(a) is int:
-            from euchre.clubround import accept   # a club round's result accepted
-            return accept(self)
         if self.amending is not None or type(a) is int and A.kind_of(a) == A.AMEND:
-            from euchre import amend   # correcting a finished hand
+            from euchre import amend   # correcting a finished hand (its inputs first)
             if self.amending is None:
                 return amend.begin(self, a)
             return amend.step(self, a, game_result)
+        if a == A.ACCEPT and type(a) is int:
+            from euchre.clubround import accept   # a club round's result accepted
+            return accept(self)
         self._check_open()
         self.hand.apply_id(a)
         self._ids.append(a)

@@ -287,6 +287,7 @@ def test_a_club_rounds_accepted_result_changes_only_when_accepted_again():
     assert "accept it again" in _unchanged(g, "amend 2")
     g.undo()   # the acceptance taken back
     g.apply("amend 2")
+    assert "quick score" in _unchanged(g, "accept")   # (the amendment's inputs first)
     g.apply("quick 0")
     g.apply("quick march")
     assert g.result == ((0, 2), "win") and g.scores == [3, 1, 3, 1] and not g.accepted
