@@ -113,3 +113,18 @@ def test_a_club_rounds_result_changes_only_when_accepted_again(kit):
     rp = replay(log.dumps(g))
     assert rp.game.result == ((0, 2), "win") and rp.game.accepted
     assert [hand_row(rec)["scores"] for rec in rp.hands][-1] == [3, 1, 3, 1]
+
+
+def test_a_log_whose_amendment_breaks_a_rule_is_refused_in_a_line(kit, tmp_path):
+    # A device (or a hand-edited file) with an amendment the rules refuse:
+    # the log is refused naming the line and the rule, nothing is stored.
+    from euchre import log as elog
+    g = kit.scripted_game("classic", ["quick 0", "quick made", "redeal", "quick 1", "quick made"])
+    head = kit.log_bytes(g, "g0009").decode()
+    for bad, why in (("amend 7", "no finished hand 7"), ("amend 2", "misdeal"), ("amend 0", "malformed"),
+                     ("amend 1x", "malformed")):
+        text = head + elog.encode_line(bad) + "\n"
+        with Library(tmp_path / "lib.sqlite3") as lib:
+            r = lib.add_log(text.encode(), kit.DEVICE, "g0009.log")
+            assert r.status == "mismatch" and why in r.message and "line 7" in r.message, (bad, r)
+            assert "\n" not in r.message and lib.count() == 0
