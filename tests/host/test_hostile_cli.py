@@ -237,6 +237,27 @@ def test_a_device_silent_mid_sync_is_reported_after_the_whole_wait(tmp_path):
     assert rc == 1 and 0.7 <= said <= took and took - said < 0.5, (said, took, line)
 
 
+def test_a_failed_sync_leaves_no_library_behind(tmp_path):
+    # Before: `bower sync` made the library (and its lock file) first, so a
+    # port that is no device, or a device that never answers, left an empty
+    # library behind. Now one that did not exist and got nothing is gone.
+    db = tmp_path / "lib.sqlite3"
+    rc, line = refused("sync", "--port", "/dev/null", "--db", str(db))
+    assert rc == 1 and "/dev/null" in line and tree(tmp_path) == [], (line, tree(tmp_path))
+    master, slave = os.openpty()
+    try:
+        rc, line = refused("sync", "--port", os.ttyname(slave), "--db", str(db), "--timeout", "0.1", "--quiet")
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert rc == 1 and "no reply" in line and tree(tmp_path) == [], (line, tree(tmp_path))
+    # A library that was there before stays, even empty (with its lock file,
+    # as after any sync).
+    Library(db).close()
+    rc, line = refused("sync", "--port", "/dev/null", "--db", str(db))
+    assert rc == 1 and db.exists() and tree(tmp_path) == ["lib.sqlite3", "lib.sqlite3.lock"]
+
+
 # ----- the table of cases ------------------------------------------------------------------
 
 def _rows() -> list:
