@@ -31,3 +31,21 @@ class Recorder(Driver):
         for _ in range(n):
             Driver.press(self, ev)
             self.marks.append((self.fs.spent, self.observe(self.app)))
+
+
+def reboots(fs, marks, start, step, observe):
+    """Cut the power at every ``step``-th unit of flash work from the press
+    ``marks[start]`` on, and around every write, create, rename and remove,
+    and boot each flash: yields ``(cut, app, observe(app), done, flight)``,
+    ``done`` what the last press whose flash work was done by the cut
+    showed and ``flight`` the next (the input in flight)."""
+    first = marks[start][0]
+    cuts = set(range(first, fs.spent + 1, step))
+    for t in fs.trace:
+        cuts.update((t[2] - 1, t[2]))
+    for cut, flash in fs.cuts(sorted(c for c in cuts if c >= first)):
+        i = start
+        while i + 1 < len(marks) and marks[i + 1][0] <= cut:
+            i += 1
+        app = boot(flash.reboot())
+        yield cut, app, observe(app), marks[i][1], marks[min(i + 1, len(marks) - 1)][1]

@@ -17,7 +17,7 @@ sys.path.insert(0, "tests/firmware")
 import pytest
 
 from fakefs import FakeFS
-from powercut import Recorder, boot
+from powercut import Recorder, reboots
 from bower import keys as K
 
 HANDS = {
@@ -68,19 +68,8 @@ def run(variant):
 def test_a_power_cut_in_an_amendment_loses_at_most_the_input_in_flight(variant):
     fs, marks, start, game = run(variant)
     assert game.last_amend[0] == 2
-    first = marks[start][0]
-    cuts = set(range(first, fs.spent + 1))
-    for t in fs.trace:
-        if t[2] >= first:
-            cuts.update((t[2] - 1, t[2]))
     checked = mid = 0
-    for cut, flash in fs.cuts(sorted(c for c in cuts if c >= first)):
-        i = start
-        while i + 1 < len(marks) and marks[i + 1][0] <= cut:
-            i += 1
-        done, flight = marks[i][1], marks[min(i + 1, len(marks) - 1)][1]
-        app = boot(flash.reboot())
-        got = observe(app)
+    for cut, _app, got, done, flight in reboots(fs, marks, start, 1, observe):
         assert got[0] in (done[0], flight[0]), (variant, cut, got, done, flight)
         if got[0][2]:
             # mid-amendment: its next question is up

@@ -18,7 +18,7 @@ sys.path.insert(0, "tests/firmware")
 import pytest
 
 from fakefs import FakeFS
-from powercut import INFO, Recorder, boot
+from powercut import INFO, Recorder, reboots
 from uikit import Driver, MemStore, Canvas, Rng, table_game
 from bower.store import Store
 from bower.ui import App
@@ -238,18 +238,8 @@ def test_a_power_cut_mid_game_loses_at_most_the_input_in_flight():
     for e in events:
         d.enter(e)
     assert d.app.game.result == ref.result and d.app.game.scores == ref.scores
-    marks = d.marks
-    cuts = set(range(marks[start][0], fs.spent + 1, 5))
-    for t in fs.trace:
-        cuts.update((t[2] - 1, t[2]))
     checked = went_on = 0
-    for cut, flash in fs.cuts(sorted(c for c in cuts if c >= marks[start][0])):
-        i = start
-        while i + 1 < len(marks) and marks[i + 1][0] <= cut:
-            i += 1
-        done, flight = marks[i][1], marks[min(i + 1, len(marks) - 1)][1]
-        app = boot(flash.reboot())
-        got = observe(app)
+    for cut, app, got, done, flight in reboots(fs, d.marks, start, 5, observe):
         assert got[:2] in (done[:2], flight[:2]), (cut, got, done, flight)
         checked += 1
         if checked % 10 == 0 and app.game is not None and not app.game.result:

@@ -15,7 +15,7 @@ sys.path.insert(0, "tests/firmware")
 import pytest
 
 from fakefs import FakeFS
-from powercut import Recorder, boot
+from powercut import Recorder, reboots
 from uikit import table_game, hands_of, set_quick
 from euchre import hand as H
 
@@ -58,18 +58,8 @@ def run(variant, seed):
                                           ("six", 6), ("three", 8)])
 def test_a_power_cut_loses_at_most_the_input_in_flight(variant, seed):
     fs, marks, start = run(variant, seed)
-    cuts = set(range(marks[start][0], fs.spent + 1, 3))
-    for t in fs.trace:
-        cuts.update((t[2] - 1, t[2]))
     checked = 0
-    for cut, flash in fs.cuts(sorted(c for c in cuts if c >= marks[start][0])):
-        # The last press whose flash work was done by ``cut``, and the next.
-        i = start
-        while i + 1 < len(marks) and marks[i + 1][0] <= cut:
-            i += 1
-        done, flight = marks[i][1], marks[min(i + 1, len(marks) - 1)][1]
-        app = boot(flash.reboot())
-        got = observe(app)
+    for cut, _app, got, done, flight in reboots(fs, marks, start, 3, observe):
         # (A game-over screen comes back as itself; a game in play as its
         # next input's screen.)
         assert got[:3] in (done[:3], flight[:3]), (variant, cut, got, done, flight)
