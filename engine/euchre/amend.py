@@ -49,8 +49,10 @@ def records(g):
 
 
 def amendable(g):
-    """The numbers of the hands ``amend`` takes now (none inside a hand)."""
-    if g.amending is not None or g.accepted or (g.hand.events and not g.result):
+    """The numbers of the hands ``amend`` takes now (Game.amendable has
+    checked that no hand is under way).
+    """
+    if g.amending is not None or g.accepted:
         return []
     out = []
     for r in records(g):

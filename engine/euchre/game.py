@@ -148,7 +148,7 @@ class Game:
 
         :raises IllegalAction: naming the rule; nothing changes.
         """
-        if self.amending is None and text != "accept" and (type(text) is not str or text[:6] != "amend "):
+        if self.amending is None and text != "accept" and (type(text) is not str or not text.startswith("amend ")):
             self._check_open()
         apply_text(self, text)
 
