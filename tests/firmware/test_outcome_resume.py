@@ -13,13 +13,10 @@ sys.path.insert(0, "tests/firmware")
 
 import pytest
 
-from uikit import Driver, Canvas
+from test_ui_resume import boot, screen_of
 from bower.store import Store
-from bower.ui import App
 from euchre import log
 from euchre.notation import outcome_text
-
-INFO = {"version": "test", "device": "e6614103e7"}
 
 # (variant, options, events, the result screen's title: {0} is the name of
 # the seat that reneged)
@@ -34,17 +31,6 @@ CASES = [
     ("classic", {"ace_no_face": True}, ["up H", "acenoface 2"], "ace no face"),
     ("classic", {}, ["up H", "order alone", "tricks 4"], "made alone"),
 ]
-
-
-def boot(root):
-    store = Store(root, device="e6614103e7")
-    return Driver(App(store, INFO), store)
-
-
-def screen_of(d):
-    c = Canvas()
-    d.app.render(c)
-    return c.screen_text(), bytes(c.buffer)
 
 
 def resumed_from_checkpoint(root):
