@@ -1,4 +1,4 @@
-"""The device's rule for a player name, for every host command that sends names.
+"""The device's rules for a player name and for an id, for every host command.
 
 A name on the device (``bower.check_names``, for its roster and a club
 round's seats) is 1 to 8 printable ASCII characters with
@@ -15,6 +15,12 @@ from __future__ import annotations
 
 import re
 
+#: A device's or a game's id, as the host takes it from a device, a file or
+#: the command line: also a file name in the raw archive (no path traversal).
+SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}\Z")
+#: What the id rule says, for messages.
+ID_RULE = "an id is 1 to 64 letters, digits, - and _, starting with a letter or digit"
+
 #: One name as the device takes it.
 DEVICE_NAME = re.compile(r"[!-~](?:[ -~]{0,6}[!-~])?\Z")
 #: Most names a device's roster holds.
@@ -27,6 +33,13 @@ def name_problem(name: object) -> str | None:
     """Why the device would refuse ``name``, or None if it takes it."""
     if not isinstance(name, str) or not DEVICE_NAME.match(name):
         return f"names are {RULE}"
+    return None
+
+
+def id_problem(text: object) -> str | None:
+    """Why ``text`` is not a device's or game's id, or None."""
+    if not isinstance(text, str) or not SAFE_ID.match(text):
+        return ID_RULE
     return None
 
 

@@ -15,6 +15,7 @@ import os
 
 from bower_host.errors import CommandError
 from bower_host.db import Library, LibraryError, rebuild, rebuild_check, writer_lock
+from bower_host.db.audit import audit
 
 
 def _path(args):
@@ -27,12 +28,24 @@ def cmd_check(args: argparse.Namespace) -> int:
             lib.verify()
             n, path, note = lib.count(), lib.path, lib.side_note
             damaged = lib.conn.execute("SELECT COUNT(*) FROM games WHERE damaged IS NOT NULL").fetchone()[0]
+            found = audit(lib.conn, lib.raw_dir)
     except LibraryError as e:
         raise CommandError(str(e)) from None
-    damaged_note = f"; {damaged} stored only up to a corrupt line (see `bower show`)" if damaged else ""
-    print(f"{path}: sound, {n} game(s){damaged_note}")
     if note:
         print(f"Note: {note}")
+    bad = found.problems()
+    if bad:
+        # The rows are readable, but the archive `rebuild` would work from does not match them.
+        for line in bad:
+            print(line)
+        parts = [f"{len(x)} {what}" for x, what in ((found.missing, "missing"), (found.altered, "altered"),
+                                                     (found.unknown, "not in the library")) if x]
+        raise CommandError(f"the game library {path} holds {n} game(s), but its raw archive {lib.raw_dir} does "
+                           f"not match it ({', '.join(parts)}: listed above); `bower library rebuild` would not "
+                           "bring it back as it is")
+    damaged_note = f"; {damaged} stored only up to a corrupt line (see `bower show`)" if damaged else ""
+    versions = f"; {found.versions} other version(s) of games kept in the archive" if found.versions else ""
+    print(f"{path}: sound, {n} game(s), every raw log archived as stored{damaged_note}{versions}")
     return 0
 
 
@@ -40,12 +53,14 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
     try:
         rebuild_check(_path(args))      # a refusal writes nothing, not even the lock file
         with writer_lock(_path(args), "bower library rebuild"):
-            path, kept, counts = rebuild(_path(args))
+            path, kept, counts, lost = rebuild(_path(args))
     except LibraryError as e:
         raise CommandError(str(e)) from None
     stored = counts.get("new", 0) + counts.get("updated", 0)
-    extra = [f"{counts[k]} {k}" for k in ("duplicate", "mismatch", "damaged") if counts.get(k)]
+    extra = [f"{counts[k]} {k}" for k in ("duplicate", "refused", "damaged") if counts.get(k)]
     print(f"Rebuilt {path} from the raw logs: {stored} game(s)" + (f" ({', '.join(extra)})" if extra else ""))
+    for f, why in lost:
+        print(f"Not brought back: {f}: {why}")
     if kept:
         print(f"The old file was kept as {kept}")
         from bower_host.club.night import carry_over

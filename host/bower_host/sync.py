@@ -142,7 +142,7 @@ def _sync_locked(args, library) -> int:
         t.close()
     seconds = time.monotonic() - start
     _print_outcomes(console, syncer)
-    bad = [o for o in syncer.outcomes if o.status in ("mismatch", "failed", "damaged")]
+    bad = [o for o in syncer.outcomes if o.status in ("refused", "failed", "damaged")]
     console.print(f"Fetched {size_text(syncer.fetched)} in {seconds:.2f} s; "
                   f"{sum(o.status in ('new', 'updated') for o in syncer.outcomes)} game(s) new or updated.")
     if bad:

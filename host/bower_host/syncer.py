@@ -18,8 +18,9 @@ sync`` is ``bower_host.sync``), no club (the caller's ``after_store`` hook).
   (which may then free its flash). A log with a corrupt line before its last
   is stored up to that line, its raw bytes archived whole, and reported as
   ``damaged`` with the line number (the device's copy holds nothing more, so
-  it is marked synced too); a log that does not replay at all is kept aside
-  and stays on the device.
+  it is marked synced too); a log the library refuses (``db.gate``: it does
+  not replay, breaks an id or name rule, or conflicts with the stored game)
+  stores nothing and stays on the device.
 * What a device may ask the host to store is bounded (a hostile or broken
   device could list anything): at most :data:`MAX_GAMES` games in a listing
   (``protocol.MAX_LIST``), :data:`MAX_LOG_BYTES` per game and
@@ -32,13 +33,14 @@ The caller holds the library's writer lock (``db.writer_lock``) for the run.
 from __future__ import annotations
 
 import os
-import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from bower_host.db.gate import MAX_LOG_BYTES
 from bower_host.framing import DeviceError, ProtocolError
+from bower_host.names import SAFE_ID
 from bower_host.protocol import MAX_CHUNK, MAX_LIST, Client, DeviceInfo, GameEntry
 from bower_host.transport import TransportError
 
@@ -53,14 +55,9 @@ if TYPE_CHECKING:
     #: not raise.
     AfterStore = Callable[[Library, AddResult], str | None]
 
-#: Game and device ids the host accepts as file names (no path traversal).
-SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}\Z")
 
 #: Most games a listing may hold (a Pico's flash holds a few hundred).
 MAX_GAMES = MAX_LIST
-#: Largest game log fetched: 4 MiB, more than a Pico 2's whole flash (a
-#: 30-hand game is about 4 KB).
-MAX_LOG_BYTES = 4 << 20
 #: Most bytes one ``bower sync`` fetches; the games beyond wait for the next run.
 MAX_SYNC_BYTES = 32 << 20
 
@@ -79,7 +76,7 @@ class _ShortLog(ProtocolError):
 @dataclass
 class Outcome:
     game_id: str
-    status: str          # new/updated/duplicate/mismatch (library), "up to date", "failed"
+    status: str          # new/updated/duplicate/refused (library), "up to date", "failed"
     message: str = ""
     fetched: int = 0     # bytes transferred for this game
 
@@ -267,7 +264,7 @@ class Syncer:
             self._mark_synced(g, out)
         else:
             why = res.message.split(": ", 1)[-1] if res.message else "conflicts with the stored game"
-            out = Outcome(g.id, "mismatch", f"{why}; the game stays on the device", fetched)
+            out = Outcome(g.id, "refused", f"{why}; nothing stored: the game stays on the device", fetched)
         if note:
             out.message += "; " + note
         self.outcomes.append(out)

@@ -158,13 +158,13 @@ def test_longer_version_of_a_game_in_progress_updates_it(lib, kit):
     assert lib.count() == 1
     assert (lib.raw_dir / DEV / "g7.log").read_bytes() == full
 
-    # The older copy again (say, from a backup) changes nothing and never
-    # replaces the good archived log.
+    # The older copy again (say, from a backup) is nothing new: it changes
+    # nothing, is not archived and never replaces the good archived log.
     r3 = lib.add_log(early, DEV, "g7.log")
-    assert r3.status == "mismatch" and "older copy" in r3.message
+    assert r3.status == "duplicate" and "older copy" in r3.message and r3.archived is None
     assert lib.game(r1.game_id)["events"] == len(events)
     assert (lib.raw_dir / DEV / "g7.log").read_bytes() == full
-    assert r3.archived.read_bytes() == early and r3.archived.name.startswith("g7.mismatch-")
+    assert sorted(p.name for p in (lib.raw_dir / DEV).iterdir()) == ["g7.log"]
 
 
 def test_a_game_continued_after_an_undo_is_an_update(lib, kit):
@@ -205,20 +205,22 @@ def test_two_devices_with_the_same_game_id_are_two_games(lib, kit):
     assert lib.find(str(ra.game_id))[0]["device"] == "aaaa"
 
 
-# ----- mismatches ------------------------------------------------------------------
+# ----- refusals: nothing stored, anywhere --------------------------------------------
 
-def test_tampered_event_that_fails_replay_is_a_mismatch(lib, kit):
+def _archive(lib) -> list:
+    return sorted(str(p.relative_to(lib.raw_dir)) for p in lib.raw_dir.rglob("*")) if lib.raw_dir.exists() else []
+
+
+def test_tampered_event_that_fails_replay_is_refused(lib, kit):
     g = kit.scripted_game("classic", ["up H", "pass", "order", "tricks 3", "up S", "pass", "order", "won 1"])
     raw = kit.log_bytes(g, "g9")
     bad = _tamper(raw, 5, "tricks 3", "tricks 6")      # a Classic hand has 5 tricks
     r = lib.add_log(bad, DEV, "g9.log")
-    assert r.status == "mismatch" and r.game_id is None
+    assert r.status == "refused" and r.game_id is None and r.archived is None
     assert "does not replay" in r.message and "tricks 6" in r.message
     assert lib.count() == 0
     assert lib.conn.execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 0
-    # Kept, under a name that is not the game's archive name.
-    assert r.archived.read_bytes() == bad and r.archived.name.startswith("g9.mismatch-")
-    assert not (lib.raw_dir / DEV / "g9.log").exists()
+    assert not [p for p in _archive(lib) if p.endswith(".log")]
     # The good log afterwards is stored normally.
     assert lib.add_log(raw, DEV, "g9.log").status == "new"
 
@@ -246,30 +248,29 @@ def test_corrupted_line_stores_the_good_prefix_marked_damaged(lib, kit):
     assert r2.status == "updated" and "the 3 from line 5 on" in r2.damaged and lib.count() == 1
     # A corrupt header (line 1) leaves nothing to store.
     r3 = lib.add_log(lines[0].replace(b"classic", b"clasic") + b"".join(lines[1:]), DEV, "c2.log")
-    assert r3.status == "mismatch" and "line 1" in r3.message and lib.count() == 1
+    assert r3.status == "refused" and "line 1" in r3.message and lib.count() == 1
 
 
-def test_different_header_for_the_same_id_is_a_mismatch(lib, kit):
+def test_different_header_for_the_same_id_is_refused(lib, kit):
     a = kit.log_bytes(kit.table_game("classic", 1), "g0001")
     b = kit.log_bytes(kit.table_game("classic", 1, names=["Zed", "Bob", "Cy", "Di"]), "g0001")
     ra = lib.add_log(a, DEV, "g0001.log")
     rb = lib.add_log(b, DEV, "g0001.log")
-    assert rb.status == "mismatch" and rb.game_id == ra.game_id
+    assert rb.status == "refused" and rb.game_id is None and rb.archived is None
     assert "header differs in: players" in rb.message
     assert lib.game(ra.game_id)["players"][0] == "Ann"
     assert (lib.raw_dir / DEV / "g0001.log").read_bytes() == a
-    assert rb.archived.read_bytes() == b
-    # Sending the same conflicting log twice does not pile up copies.
-    assert lib.add_log(b, DEV, "g0001.log").archived == rb.archived
+    assert _archive(lib) == [DEV, f"{DEV}/g0001.log"]
 
 
-def test_diverging_events_are_a_mismatch(lib, kit):
+def test_diverging_events_are_refused(lib, kit):
     a = kit.scripted_game("classic", ["up H", "pass", "order", "tricks 3"])
     b = kit.scripted_game("classic", ["up H", "pass", "order", "tricks 4"])
     lib.add_log(kit.log_bytes(a, "d1"), DEV, "d1.log")
     r = lib.add_log(kit.log_bytes(b, "d1"), DEV, "d1.log")
-    assert r.status == "mismatch" and "not an extension" in r.message and "line 5" in r.message
-    assert lib.hands(r.game_id)[0]["maker_tricks"] == 3
+    assert r.status == "refused" and "not an extension" in r.message and "line 5" in r.message
+    [g] = lib.games()
+    assert lib.hands(g["id"])[0]["maker_tricks"] == 3 and _archive(lib) == [DEV, f"{DEV}/d1.log"]
 
 
 @pytest.mark.parametrize("raw, why", [
@@ -277,25 +278,27 @@ def test_diverging_events_are_a_mismatch(lib, kit):
     (b"MicroPython v1.27 on 2025-01-01; Raspberry Pi Pico\r\n>>> ", "unreadable log"),
     (b"", "unreadable log"),
 ])
-def test_garbage_is_a_mismatch(lib, raw, why):
+def test_garbage_is_refused(lib, raw, why):
     r = lib.add_log(raw, DEV, "junk.log")
-    assert r.status == "mismatch" and why in r.message
-    assert lib.count() == 0 and r.archived.read_bytes() == raw and r.archived.parent == lib.raw_dir / DEV
+    assert r.status == "refused" and why in r.message
+    assert lib.count() == 0 and r.archived is None and _archive(lib) == []
 
 
 def test_header_device_must_match_the_device_it_came_from(lib, kit):
     raw = kit.log_bytes(kit.table_game("classic", 4), "g1", device="cafe")
     r = lib.add_log(raw, DEV, "g1.log")
-    assert r.status == "mismatch" and "cafe" in r.message
+    assert r.status == "refused" and "cafe" in r.message
     assert lib.add_log(raw, "", "g1.log").status == "new"     # no device given: the header's
 
 
-def test_archive_names_cannot_escape_the_raw_directory(lib, kit):
-    raw = kit.log_bytes(kit.table_game("classic", 5), "../../evil", device=None)
-    r = lib.add_log(raw, "../up", "x.log")
-    assert r.status == "new"
-    assert lib.raw_dir in r.archived.parents
-    assert r.archived.parent.parent == lib.raw_dir
+@pytest.mark.parametrize("device, gid", [("../up", "g1"), ("a/b", "g1"), ("ok1", "../../evil"), ("ok1", "a/b"),
+                                         ("", "g1"), ("-x", "g1"), ("ok1", "g" * 65), ("ok\u202e1", "g1")])
+def test_ids_that_are_not_ids_are_refused_and_nothing_is_archived(lib, kit, device, gid):
+    # Before: stored, under a mangled archive name (and `bower show a/b/g1` found nothing).
+    raw = kit.log_bytes(kit.table_game("classic", 5), gid, device=None)
+    r = lib.add_log(raw, device or None, "x.log")
+    assert r.status == "refused" and lib.count() == 0 and _archive(lib) == [], r.message
+    assert ("an id is 1 to 64 letters" in r.message or "no device id" in r.message), r.message
 
 
 # ----- where the library lives --------------------------------------------------------

@@ -126,5 +126,5 @@ def test_a_log_whose_amendment_breaks_a_rule_is_refused_in_a_line(kit, tmp_path)
         text = head + elog.encode_line(bad) + "\n"
         with Library(tmp_path / "lib.sqlite3") as lib:
             r = lib.add_log(text.encode(), kit.DEVICE, "g0009.log")
-            assert r.status == "mismatch" and why in r.message and "line 7" in r.message, (bad, r)
+            assert r.status == "refused" and why in r.message and "line 7" in r.message, (bad, r)
             assert "\n" not in r.message and lib.count() == 0

@@ -55,7 +55,7 @@ def test_a_bad_header_field_refuses_that_game_only(tmp_path, dbp, field, value, 
     store = ListedStore({"g0009": bad, **GOOD})
     with hostile_device(tmp_path / "flash", store) as dev:
         rc, out, err = do_sync(dev, dbp)
-    assert rc == 1 and "g0009 (mismatch)" in err
+    assert rc == 1 and "g0009 (refused)" in err
     assert says in out and "the game stays on the device" in out
     games = stored(dbp)
     assert sorted(games) == sorted(GOOD)                               # every good game, nothing of the bad one

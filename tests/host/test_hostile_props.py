@@ -138,7 +138,7 @@ def test_a_hostile_device_never_causes_a_traceback_or_a_lost_game(tmp_path_facto
                     assert gid not in store.synced, (gid, out)
             # Only games listed under their own id are stored, under that id.
             assert set(have) <= set(files), (have.keys(), out)
-            bad = re.findall(r"^  \S+\s+(failed|mismatch|damaged) ", out, re.M)
+            bad = re.findall(r"^  \S+\s+(failed|refused|damaged) ", out, re.M)
             assert rc == (1 if bad else 0), (rc, out, err)
             assert _rows(p) == before
             for cmd in (["games"], ["stats", "--unfinished"], ["export"], ["export", "-f", "json"]):

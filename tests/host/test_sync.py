@@ -246,7 +246,7 @@ def test_repl_banner_noise_before_the_handshake_is_skipped(tmp_path, db):
     assert len(library_logs(db)) == 1
 
 
-def test_a_log_that_does_not_replay_is_reported_kept_and_not_marked_synced(tmp_path, db, capsys):
+def test_a_log_that_does_not_replay_is_refused_not_stored_and_not_marked_synced(tmp_path, db, capsys):
     dev = FakeDevice(tmp_path / "flash")
     events = ["up H", "pass", "order", "tricks 3"]
     gid = record_game(dev.store, "classic", events)
@@ -256,12 +256,11 @@ def test_a_log_that_does_not_replay_is_reported_kept_and_not_marked_synced(tmp_p
     with dev:
         assert sync(dev, db) == 1
     cap = capsys.readouterr()
-    assert f"{gid}    mismatch" in cap.out and "does not replay" in cap.out and "tricks 9" in cap.out
-    assert f"{gid} (mismatch)" in cap.err
+    assert f"{gid}    refused" in cap.out and "does not replay" in cap.out and "tricks 9" in cap.out
+    assert "nothing stored: the game stays on the device" in cap.out and f"{gid} (refused)" in cap.err
     games = {g["id"]: g for g in dev.store.games()}
-    assert not games[gid]["synced"] and games[good]["synced"]
-    kept = list((db.parent / f"{db.name}.raw").rglob(f"{gid}*.log"))
-    assert kept and kept[0].read_bytes() == dev.store.read(gid, 0, 1 << 20)
+    assert not games[gid]["synced"] and games[good]["synced"]         # the device keeps its copy
+    assert not list((db.parent / f"{db.name}.raw").rglob(f"{gid}*"))     # and the library has none of it
     assert list(library_logs(db)) == [("e6614103e7", good)]
 
 

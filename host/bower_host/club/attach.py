@@ -24,7 +24,7 @@ from bower_host.club.night import (ACCEPTANCE_UNDONE, CHANGED, DEVICE_CORRECTION
                                    Night, night_from)
 from bower_host.club.roundlog import UNDO, RoundError, RoundResult, \
     awaiting, check_scoring, club_of, round_result, undone_accepts
-from bower_host.db import Decoded, Library, decode, replay, replay_decoded, transaction
+from bower_host.db import Decoded, Library, Refused, decode, replay, replay_decoded, transaction
 
 
 @dataclass
@@ -82,6 +82,22 @@ def attach_replay(lib: Library, rp, device: str, game_key: str, game_id: int | N
     :raises ClubError: the round header does not fit the night.
     :raises ClubConflict: the table and round have another result (and not ``replace``).
     """
+    attached, write = plan_attach(lib, rp, device, game_key, source, replace, closed, clock)
+    if write is not None:
+        with transaction(lib.conn):
+            write(lib.conn, game_id)
+    return attached
+
+
+def plan_attach(lib: Library, rp, device: str, game_key: str, source: str, replace: bool = False,
+                closed: bool = False, clock=time.time):
+    """What attaching the game (``db.Replay``) to its club night would be,
+    written nothing: ``(Attached, write)``, ``write(conn, game_id)`` writing
+    its rows inside the caller's transaction (None: nothing to write).
+
+    :raises ClubError: the round header does not fit the night.
+    :raises ClubConflict: the table and round have another result (and not ``replace``).
+    """
     try:
         club = club_of(rp.header)
     except RoundError as e:
@@ -127,11 +143,12 @@ def attach_replay(lib: Library, rp, device: str, game_key: str, game_id: int | N
         status = "new"
     elif (old["device"], old["game_key"]) == (device, game_key):
         if old["result"] == new and bool(old["complete"]) == res.complete:
-            return Attached("unchanged", f"{where}: already counted, unchanged", night.key, rnd, table)
+            return Attached("unchanged", f"{where}: already counted, unchanged", night.key, rnd, table), None
         status = "updated"
     elif _same(old["result"], new):
         return Attached("same result", f"{where}: the same result is already counted (from "
-                                       f"{old['device']}/{old['game_key']}); counted once", night.key, rnd, table)
+                                       f"{old['device']}/{old['game_key']}); counted once", night.key, rnd,
+                        table), None
     elif not replace:
         raise ClubConflict(f"{where} already has a result "
                            f"({_result_text(old['result']['players'], old['result'], night.hands)} "
@@ -149,7 +166,7 @@ def attach_replay(lib: Library, rp, device: str, game_key: str, game_id: int | N
             undone = res.corrections > old["result"].get("corrections", 0) and not res.complete
             rows.append((ACCEPTANCE_UNDONE if undone else CHANGED, was, old["result"], new))
     rows += [(DEVICE_CORRECTION, game, a, b) for a, b in fixed]
-    with transaction(conn):
+    def write(conn, game_id: int | None) -> None:
         for kind, was, a, b in rows:
             conn.execute("INSERT INTO club_corrections (night_id, round, table_no, at, kind, old_game, new_game, "
                          "old_result, new_result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -169,7 +186,7 @@ def attach_replay(lib: Library, rp, device: str, game_key: str, game_id: int | N
         if rows and rows[0][0] == ACCEPTANCE_UNDONE:
             what += " (its acceptance was undone on the device: logged as a correction)"
     return Attached(status, f"{where}: {_result_text(names, new, night.hands)}: {what}{note}", night.key, rnd,
-                    table)
+                    table), write
 
 
 def _same(a: dict, b: dict) -> bool:
@@ -202,7 +219,10 @@ def attach_file(lib: Library, raw: bytes, name: str, device: str | None = None, 
     """
     try:
         dec = decode(raw.decode("utf-8"))
-    except (UnicodeDecodeError, elog.LogError) as e:
+    except UnicodeDecodeError as e:
+        raise ClubError(f"not a readable game log (byte 0x{raw[e.start]:02x} at offset {e.start} is not UTF-8 "
+                        "text)") from None
+    except elog.LogError as e:
         raise ClubError(f"not a readable game log ({e})") from None
     try:
         club = club_of(dec.header)
@@ -216,13 +236,25 @@ def attach_file(lib: Library, raw: bytes, name: str, device: str | None = None, 
     if lib.conn.execute("SELECT 1 FROM club_nights WHERE key = ?", (club["night"],)).fetchone() is None:
         raise ClubError(f"a round of club night {club['night']!r}, which this library does not have "
                         "(bower club list)")
-    r = lib.add_log(raw, str(dev), name)
-    if r.status == "mismatch":
+    attached: list = []
+    refused: list = []
+
+    def admit(rp, dev, key):
+        # The round must fit its night before the game is stored: a refused
+        # round stores nothing (issue 32), so the table's genuine log still can.
+        try:
+            a, write = plan_attach(lib, rp, dev, key, "file", replace, closed, clock)
+        except ClubError as e:
+            refused.append(e)
+            raise Refused(str(e)) from None
+        attached.append(a)
+        return write
+    r = lib.add_log(raw, str(dev), name, salvage=False, admit=admit)
+    if refused:
+        raise refused[0]
+    if r.status == "refused" or not attached:
         raise ClubError(r.message.split(": ", 1)[-1])
-    row = lib.game(r.game_id) if r.game_id is not None else None
-    if r.replay is None or row is None:
-        raise ClubError(r.message)
-    return attach_replay(lib, r.replay, row["device"], row["game_key"], r.game_id, "file", replace, closed, clock)
+    return attached[0]
 
 
 def attach_synced(lib: Library, added) -> str | None:

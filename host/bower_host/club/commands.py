@@ -268,7 +268,7 @@ def _night_id(text: str) -> str:
 def _device_id(text: str) -> str:
     import argparse
 
-    from bower_host.syncer import SAFE_ID
+    from bower_host.names import SAFE_ID
     if not SAFE_ID.match(text):
         raise argparse.ArgumentTypeError(f"{at.shown(text)}: a device id is 1 to 64 letters, digits, - and _, "
                                          "starting with a letter or digit")

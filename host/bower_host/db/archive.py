@@ -1,13 +1,16 @@
 """The raw log archive: ``<library>.raw/<device>/<id>.log``, written
-atomically, a good log only ever replaced by a longer version of itself; a
-log that does not replay or conflicts with the stored copy goes under a name
-that never replaces anything (``<id>.mismatch-<sha>.log``)."""
+atomically, a good log only ever replaced by a longer version of itself; another
+version of a stored game goes under a name
+that never replaces anything (``<id>.<sha>.log``). A refused log is not
+archived (``db.gate``); older bowers archived them as
+``<id>.mismatch-<sha>.log``, which are never read as stored logs."""
 
 from __future__ import annotations
 
 import hashlib
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from euchre import log as elog
@@ -30,23 +33,51 @@ def _dir(raw_dir: Path, device: str) -> Path:
     return d
 
 
-def archive_log(raw_dir: Path, device: str, key: str, raw: bytes) -> Path:
+def archive_log(raw_dir: Path, device: str, key: str, raw: bytes) -> tuple[Path, Callable[[], None] | None]:
     """Write ``raw`` as ``<device>/<key>.log`` under ``raw_dir``: an existing
     different file is only replaced when it is an earlier version of this
     log (its lines are a prefix of ours); otherwise ours goes under a new
-    name (``archive_new``). Returns where it is."""
+    name (``archive_new``).
+
+    :returns: where it is, and what undoes the write (None: nothing was
+        written), for a library whose commit then fails.
+    """
     path = _dir(raw_dir, device) / f"{safe_name(key)}.log"
+    before = None
     if path.exists():
-        have = path.read_bytes()
-        if have == raw:
-            return path
-        if not is_earlier(have, raw):
+        before = path.read_bytes()
+        if before == raw:
+            return path, None
+        if not is_earlier(before, raw):
             return archive_new(raw_dir, device, f"{safe_name(key)}.{hashlib.sha256(raw).hexdigest()[:12]}", raw)
     write_atomic(path, raw)
-    return path
+    return path, _undo(path, before)
 
 
-def archive_new(raw_dir: Path, device: str, stem: str, raw: bytes) -> Path:
+def archived_other(raw_dir: Path, device: str, key: str, raw: bytes) -> Path | None:
+    """The archived ``<device>/<key>.log`` when it holds another log than
+    ``raw`` that is not an earlier version of it, else None (read only)."""
+    path = raw_dir / safe_name(device) / f"{safe_name(key)}.log"
+    try:
+        have = path.read_bytes()
+    except OSError:
+        return None
+    return None if have == raw or is_earlier(have, raw) else path
+
+
+def _undo(path: Path, before: bytes | None) -> Callable[[], None]:
+    def undo() -> None:
+        try:
+            if before is None:
+                path.unlink(missing_ok=True)
+            else:
+                write_atomic(path, before)
+        except OSError:
+            pass        # (the commit failed too: the caller reports that)
+    return undo
+
+
+def archive_new(raw_dir: Path, device: str, stem: str, raw: bytes) -> tuple[Path, Callable[[], None] | None]:
     """Write ``raw`` under ``raw_dir/<device>/`` as ``<stem>.log`` or a name
     that never replaces a different file (``<stem>-1.log``, ...).
 
@@ -58,9 +89,9 @@ def archive_new(raw_dir: Path, device: str, stem: str, raw: bytes) -> Path:
         path = d / (f"{stem}.log" if i == 0 else f"{stem}-{i}.log")
         if not path.exists():
             write_atomic(path, raw)
-            return path
+            return path, _undo(path, None)
         if path.read_bytes() == raw:
-            return path
+            return path, None
     raise LibraryError(f"too many archived copies of {stem} in {d}")
 
 

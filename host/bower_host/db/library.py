@@ -3,31 +3,36 @@ games and hands read (the package's docstring has the whole picture)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from euchre import log as elog
 
-from bower_host.db.archive import archive_log, archive_new, archived_logs, safe_name
+from bower_host.db.archive import archive_log, archived_logs, archived_other
 from bower_host.db.errors import LibraryDamaged, LibraryError, is_damage, write_hint
-from bower_host.db.logs import Decoded, Replay, decode, hand_row, replay_decoded
-from bower_host.db.paths import default_path, side_path
+from bower_host.db.gate import Refused, Vetted, vet
+from bower_host.db.logs import Replay, decode, hand_row
+from bower_host.db.paths import real_path, side_path
 from bower_host.db.rows import read_game, read_hand, write_game
-from bower_host.db.schema import SCHEMA, migrate
+from bower_host.db.schema import SCHEMA, migrate, transaction
 from bower_host.db.sides import adopt_legacy_side_files, foreign_tables, header_problem
+
+
+#: A caller's own check of a game at the gate (``Library.add_log``'s ``admit``).
+Admit = Callable[[Replay, str, str], "Callable[[sqlite3.Connection, int | None], None] | None"]
 
 
 @dataclass
 class AddResult:
     """What ``Library.add_log`` did."""
-    status: str                     # "new", "duplicate", "updated" or "mismatch"
-    game_id: int | None             # the game's DB id (None for a mismatch with no stored game)
+    status: str                     # "new", "duplicate", "updated" or "refused"
+    game_id: int | None             # the game's DB id (None when refused)
     message: str
     archived: Path | None = None    # where the raw log was archived, if it was written
     dropped: str | None = None      # a torn last line that was dropped
@@ -52,8 +57,10 @@ class Library:
                  sides: str | os.PathLike | None = None):
         # ``sides``: use that library's side files (``rebuild`` builds a
         # temporary file that becomes ``sides``, from and into its archive).
-        self.path = Path(path).expanduser() if path else default_path()
-        owner = Path(sides) if sides is not None else self.path
+        # One library however it is reached (a symlink, a relative or ``..``
+        # path): its real file, whose side files are its own.
+        self.path = real_path(path or None)
+        owner = real_path(sides) if sides is not None else self.path
         self.raw_dir = side_path(owner, "raw")
         self.partial_dir = side_path(owner, "partial")
         self._clock = clock
@@ -122,7 +129,7 @@ class Library:
     def damaged(self, why: str) -> LibraryDamaged:
         """The one-line error for this library being damaged, with the way out."""
         n = len(archived_logs(self.raw_dir))
-        db = "" if self.path == default_path() else f" --db {self.path}"
+        db = "" if self.path == real_path(None) else f" --db {self.path}"
         why = (why.splitlines() or ["?"])[0][:120]
         if n:
             err = LibraryDamaged(f"the game library {self.path} is damaged ({why}): run "
@@ -161,112 +168,112 @@ class Library:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    # ----- adding logs -----------------------------------------------------------
+    # ----- adding logs: the one gate ------------------------------------------------
 
-    def add_log(self, raw: bytes, device: str, name: str, key: str | None = None) -> AddResult:
-        """Store one game log from ``device`` (its file there is ``name``).
+    def add_log(self, raw: bytes, device: str | None, name: str, key: str | None = None, *, salvage: bool = True,
+                admit: Admit | None = None, dry_run: bool = False) -> AddResult:
+        """Let one game log from ``device`` (its file there is ``name``) in
+        through the gate (``db.gate.vet``), and store it.
 
         ``key``: the game id the device listed it under; a header naming
-        another id is a mismatch (a device cannot file a log as another game).
+        another id is refused (a device cannot file a log as another game).
+        ``salvage``: store the good lines before a corrupt one (a device's
+        log); False refuses it. ``admit(replay, device, key)``: the caller's
+        own check (a club round must fit its night), run before anything is
+        written: it raises ``gate.Refused``, or returns ``write(conn,
+        game_id)`` for the caller's rows, written in the game's transaction
+        (or None). ``dry_run``: say what would happen, write nothing.
 
-        :returns: an ``AddResult`` whose ``status`` is ``"new"``, ``"duplicate"``
-            (this exact log is stored: nothing written), ``"updated"`` (a longer
-            version of a stored game: its rows are replaced) or ``"mismatch"``
-            (the log does not replay, or conflicts with the stored copy: the raw
-            log is archived under a new name and nothing else is stored).
+        :returns: an ``AddResult`` whose ``status`` is ``"new"``,
+            ``"duplicate"`` (this log, or a longer version of it, is stored:
+            nothing written for the game), ``"updated"`` (a longer version
+            of a stored game: its rows are replaced) or ``"refused"`` (the
+            message says why; nothing was written, anywhere).
         """
-        raw = bytes(raw)
-        sha = hashlib.sha256(raw).hexdigest()
-        stem = safe_name(Path(name).stem if name else sha[:12])
+        where = f"{device or '?'}/{key or Path(name or '?').stem}"
         try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            return self._mismatch(raw, sha, device, stem, None, f"not UTF-8 text ({e.reason} at byte {e.start})")
+            v = vet(raw, device, name, key, salvage)
+            where = f"{v.device}/{v.key}"
+            status, gid, said = self._against_stored(v)
+            write = admit(v.replay, v.device, v.key) if admit is not None else None
+        except Refused as e:
+            return AddResult("refused", None, f"{where}: {e}")
+        dec, rp = v.decoded, v.replay
+        note = f" (torn last line dropped: {dec.dropped})" if dec.dropped else ""
+        if dec.damaged:
+            note += f" (DAMAGED, stored up to the corrupt line: {dec.damaged})"
+        out = AddResult(status, gid, f"{where}: {said or self._summary(rp)}{note}", None, dec.dropped, dec.damaged,
+                        rp, damaged_line=dec.damaged_line)
+        if dry_run or status == "duplicate" and write is None:
+            return out
+        undo = None
+        if status != "duplicate":
+            out.archived, undo = archive_log(self.raw_dir, v.device, v.key, v.raw)
         try:
-            dec = decode(text, salvage=True)
-        except elog.LogError as e:
-            return self._mismatch(raw, sha, device, stem, None, f"unreadable log: {e}")
-        header, records, dropped, damaged = dec.header, dec.records, dec.dropped, dec.damaged
-        hkey = header.get("id")
-        hkey = str(hkey) if isinstance(hkey, (str, int)) and str(hkey) else None
-        if key is not None and hkey is not None and hkey != key:
-            return self._mismatch(raw, sha, device or "unknown", key, None,
-                                  f"the log says it is game {json.dumps(hkey)[:24]}, but the device lists it as {key}")
-        key = hkey or key or stem
-        hdev = header.get("device")
-        device = device or (str(hdev) if hdev else "")
-        if not device:
-            return self._mismatch(raw, sha, "unknown", key, None, "no device id: neither given nor in the header")
-        if hdev and str(hdev) != device:
-            return self._mismatch(raw, sha, device, key, None,
-                                  f"the header says device {hdev}, but the log came from device {device}")
-        try:
-            rp = replay_decoded(dec)
-        except elog.LogError as e:
-            return self._mismatch(raw, sha, device, key, None, f"does not replay: {e}")
-        note = f" (torn last line dropped: {dropped})" if dropped else ""
-        if damaged:
-            note += f" (DAMAGED, stored up to the corrupt line: {damaged})"
+            with transaction(self.conn):
+                if status != "duplicate":
+                    out.game_id = self._store(gid, v, out.archived)
+                if write is not None:
+                    write(self.conn, out.game_id)
+        except BaseException:
+            if undo is not None:
+                undo()
+            raise
+        return out
 
-        def result(status, gid, message, path=None):
-            return AddResult(status, gid, message, path, dropped, damaged, rp, damaged_line=dec.damaged_line)
-
-        old = self.conn.execute("SELECT id, raw_sha256, log, events FROM games WHERE device = ? AND game_key = ?",
-                                (device, key)).fetchone()
+    def _against_stored(self, v: Vetted) -> tuple[str, int | None, str]:
+        # (status, the stored game's id, what to say instead of the summary)
+        # of a vetted log against the library's copy of its game.
+        old = self.conn.execute("SELECT id, raw_sha256, log FROM games WHERE device = ? AND game_key = ?",
+                                (v.device, v.key)).fetchone()
         if old is None:
-            path = archive_log(self.raw_dir, device, key, raw)
-            gid = self._store(None, rp, raw, sha, device, key, name, path, dec)
-            return result("new", gid, f"{device}/{key}: {self._summary(rp)}{note}", path)
+            other = archived_other(self.raw_dir, v.device, v.key, v.raw)
+            if other is not None:
+                raise Refused(f"the raw archive holds another log of this game that the library lacks ({other}): "
+                              "nothing was stored; run `bower library check`")
+            return "new", None, ""
         gid = old["id"]
-        if old["raw_sha256"] == sha:
-            return result("duplicate", gid, f"{device}/{key}: already stored, unchanged{note}")
+        if old["raw_sha256"] == v.sha:
+            return "duplicate", gid, "already stored, unchanged"
         try:
             stored = decode(old["log"])
         except elog.LogError as e:
-            raise LibraryDamaged(f"the stored log of {device}/{key} is unreadable ({e})") from e
-        o_header, o_records = stored.header, stored.records
-        if o_header != header:
-            diff = sorted(k for k in set(o_header) | set(header) if o_header.get(k) != header.get(k))
-            return self._mismatch(raw, sha, device, key, gid,
-                                  f"a different game with the same id (header differs in: {', '.join(diff)}); "
-                                  "the stored game was kept")
+            raise LibraryDamaged(f"the stored log of {v.device}/{v.key} is unreadable ({e})") from e
+        header, records, o_records = v.decoded.header, v.decoded.records, stored.records
+        if stored.header != header:
+            diff = sorted(k for k in set(stored.header) | set(header) if stored.header.get(k) != header.get(k))
+            raise Refused(f"a different game with the same id (header differs in: {', '.join(diff)}); the stored "
+                          "game was kept")
         n_old, n_new = len(o_records), len(records)
-        if records[:n_old] == o_records and (n_new > n_old or damaged):
+        if records[:n_old] == o_records and (n_new > n_old or v.decoded.damaged):
             # Longer, or the same good lines of a damaged log that grew: keep its raw bytes.
-            path = archive_log(self.raw_dir, device, key, raw)
-            self._store(gid, rp, raw, sha, device, key, name, path, dec)
-            return result("updated", gid, f"{device}/{key}: {n_new - n_old} more lines; {self._summary(rp)}{note}",
-                          path)
+            return "updated", gid, ""
         if records == o_records:
-            return result("duplicate", gid, f"{device}/{key}: same events as stored{note}")
+            return "duplicate", gid, "same events as stored"
         if o_records[:n_new] == records:
-            why = f"an older copy ({n_new} lines after the header; the stored one has {n_old})"
-        else:
-            at = next(i for i in range(min(n_old, n_new)) if records[i] != o_records[i])
-            why = f"not an extension of the stored copy (line {at + 2} differs)"
-        return self._mismatch(raw, sha, device, key, gid, why + "; the stored game was kept")
+            return "duplicate", gid, (f"an older copy ({n_new} lines after the header; the stored one has {n_old}): "
+                                      "nothing new")
+        at = next(i for i in range(min(n_old, n_new)) if records[i] != o_records[i])
+        raise Refused(f"not an extension of the stored copy (line {at + 2} differs); the stored game was kept")
 
     def _summary(self, rp: Replay) -> str:
         g = rp.game
         state = "over" if g.result else f"in progress, hand {g.hand_no}"
         return f"{g.rules.title}, {len(rp.hands)} hands, {state}"
 
-    def _mismatch(self, raw, sha, device, key, gid, why) -> AddResult:
-        path = archive_new(self.raw_dir, device, f"{key}.mismatch-{sha[:12]}", raw)
-        return AddResult("mismatch", gid, f"{device}/{key}: {why}; raw log kept as {path}", path)
-
-    def _store(self, gid, rp: Replay, raw, sha, device, key, name, path, dec: Decoded) -> int:
+    def _store(self, gid: int | None, v: Vetted, path: Path | None) -> int:
+        # The game's rows (inside the caller's transaction).
+        rp, dec = v.replay, v.decoded
         g = rp.game
-        h = rp.header
-        started = h.get("started")
+        started = rp.header.get("started")
         started = started if isinstance(started, int) and not isinstance(started, bool) and started > 0 else None
         rel = str(path.relative_to(self.raw_dir)) if path else None
         game = {
-            "device": device, "game_key": key, "source_name": name, "variant": g.rules.name,
+            "device": v.device, "game_key": v.key, "source_name": v.name, "variant": g.rules.name,
             "options": g.rules.options, "players": g.players, "mode": "cards" if g.cards else "table",
             "first_dealer": g.first_dealer, "started": started, "finished": 1 if g.result else 0,
             "result": g.result[1] if g.result else None, "winners": list(g.result[0]) if g.result else None,
-            "scores": g.scores, "hands": len(rp.hands), "events": len(rp.events), "raw_sha256": sha,
+            "scores": g.scores, "hands": len(rp.hands), "events": len(rp.events), "raw_sha256": v.sha,
             "raw_path": rel, "log": dec.text, "dropped": rp.dropped, "synced_at": int(self._clock()),
             "damaged": dec.damaged,
         }

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Iterator
 
 from bower_host.db.errors import LibraryError
-from bower_host.db.paths import default_path, side_path
+from bower_host.db.paths import real_path, side_path
 
 
 @contextmanager
@@ -19,7 +19,7 @@ def writer_lock(path: str | os.PathLike | None, what: str) -> Iterator[Path]:
     :raises LibraryError: another bower holds it, or the directory cannot
         be written to.
     """
-    path = Path(path).expanduser() if path else default_path()
+    path = real_path(path or None)
     lock = side_path(path, "lock")
     try:
         lock.parent.mkdir(parents=True, exist_ok=True)

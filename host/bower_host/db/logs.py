@@ -212,9 +212,12 @@ def _amended(out: Replay, game) -> None:
 
 
 def is_quick(rec: HandRecord) -> bool:
-    """Whether the hand was entered in quick score: as who made trump and how
-    it ended (``quick N`` ..., euchre.quick), not bid by bid."""
-    return bool(rec.events) and rec.events[0][1].startswith("quick")
+    """Whether the hand is as entered in quick score: as who made trump and
+    how it ended (``quick N`` ..., euchre.quick), not bid by bid. An amended
+    hand is (euchre.amend enters it so), whatever its first entry was: its
+    bids and tricks no longer tell how it went, so nothing of them is
+    stored or shown."""
+    return rec.amended is not None or bool(rec.events) and rec.events[0][1].startswith("quick")
 
 
 def hand_row(rec: HandRecord) -> dict:

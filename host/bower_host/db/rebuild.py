@@ -11,11 +11,11 @@ from pathlib import Path
 from bower_host.db.archive import archived_logs
 from bower_host.db.errors import LibraryDamaged, LibraryError, write_hint
 from bower_host.db.library import Library
-from bower_host.db.paths import default_path, side_path
+from bower_host.db.paths import real_path, side_path
 from bower_host.db.sides import adopt_legacy_side_files, sqlite_file
 
 
-def rebuild(path: str | os.PathLike | None = None, clock=time.time) -> tuple[Path, Path | None, dict]:
+def rebuild(path: str | os.PathLike | None = None, clock=time.time) -> tuple[Path, Path | None, dict, list]:
     """Make the damaged (or missing) library at ``path`` anew from its own
     raw logs (``<file>.raw/``).
 
@@ -25,14 +25,19 @@ def rebuild(path: str | os.PathLike | None = None, clock=time.time) -> tuple[Pat
     bower and a file that is not a library and has no raw logs of its own
     are refused, untouched.
 
-    :returns: ``(path, where the old file was kept or None, {status: count})``.
+    Every raw log goes through the library's gate again (``Library.add_log``):
+    one it refuses is not brought back, and is named in what is returned.
+
+    :returns: ``(path, where the old file was kept or None, {status: count},
+        [(raw log, why it was refused)])``.
     :raises LibraryError: refused (why, in one line), no raw logs, or the
         directory cannot be written.
     """
-    path = Path(path).expanduser() if path else default_path()
+    path = real_path(path or None)
     logs = rebuild_check(path)
     tmp = path.with_name(path.name + ".rebuild")
     counts: dict = {}
+    lost: list = []
     try:
         for p in (tmp, tmp.with_name(tmp.name + "-journal")):
             p.unlink(missing_ok=True)
@@ -42,6 +47,8 @@ def rebuild(path: str | os.PathLike | None = None, clock=time.time) -> tuple[Pat
             for f in logs:
                 r = lib.add_log(f.read_bytes(), f.parent.name, f.name)
                 counts[r.status] = counts.get(r.status, 0) + 1
+                if r.status == "refused":
+                    lost.append((f, r.message.split(": ", 1)[-1]))
                 if r.damaged and r.status != "duplicate":
                     counts["damaged"] = counts.get("damaged", 0) + 1
         with open(tmp, "rb+") as f:
@@ -57,7 +64,7 @@ def rebuild(path: str | os.PathLike | None = None, clock=time.time) -> tuple[Pat
         os.replace(tmp, path)
     except (OSError, sqlite3.Error) as e:
         raise LibraryError(f"cannot rebuild the game library {path}: {e}{write_hint(path, e)}") from None
-    return path, kept, counts
+    return path, kept, counts, lost
 
 
 def rebuild_check(path: str | os.PathLike | None = None) -> list[Path]:
@@ -67,7 +74,7 @@ def rebuild_check(path: str | os.PathLike | None = None) -> list[Path]:
     :returns: the raw logs to rebuild from (``<file>.raw/``).
     :raises LibraryError: why not, in one line.
     """
-    path = Path(path).expanduser() if path else default_path()
+    path = real_path(path or None)
     adopted = adopt_legacy_side_files(path, missing_ok=True)
     if adopted and adopted[0] == "moved":
         print(f"bower: {adopted[1]}", file=sys.stderr)

@@ -12,7 +12,6 @@ from euchre import log as elog
 from euchre.hand import OUTCOMES
 
 from bower_host.db.logs import MAX_STARTED, RESULT_NAMES, decode
-from bower_host.db.schema import transaction
 
 GAME_COLS = ("device, game_key, source_name, variant, options, players, mode, first_dealer, started, "
              "finished, result, winners, scores, hands, events, raw_sha256, raw_path, log, dropped, synced_at, "
@@ -25,29 +24,28 @@ JSON_GAME = ("options", "players", "winners", "scores")
 
 
 def write_game(c: sqlite3.Connection, gid: int | None, game: dict, players: list, hands: list) -> int:
-    """Store a game in one transaction: its ``games`` row (``game``: a value
-    per column of ``GAME_COLS``), its players by seat and its ``hands`` rows
+    """Write a game inside the caller's transaction (``Library.add_log``,
+    the one gate): its ``games`` row (``game``: a value per column of
+    ``GAME_COLS``), its players by seat and its ``hands`` rows
     (``logs.hand_row``); ``gid`` None makes a new game, else replaces that
     one's rows. Returns the game's id."""
     vals = [json.dumps(game[col]) if col in JSON_GAME and game[col] is not None else game[col]
             for col in GAME_COLS.split(", ")]
-    with transaction(c):
-        if gid is None:
-            cur = c.execute(f"INSERT INTO games ({GAME_COLS}) VALUES ({', '.join('?' * len(vals))})", vals)
-            gid = int(cur.lastrowid or 0)   # set by every INSERT
-        else:
-            sets = ", ".join(f"{col} = ?" for col in GAME_COLS.split(", "))
-            c.execute(f"UPDATE games SET {sets} WHERE id = ?", vals + [gid])
-            c.execute("DELETE FROM hands WHERE game_id = ?", (gid,))
-            c.execute("DELETE FROM players WHERE game_id = ?", (gid,))
-        c.executemany("INSERT INTO players (game_id, seat, name) VALUES (?, ?, ?)",
-                      [(gid, s, n) for s, n in enumerate(players)])
-        rows = []
-        for r in hands:
-            r = dict(r, game_id=gid)
-            rows.append([json.dumps(r[k]) if k in JSON_HAND else r[k] for k in HAND_COLS.split(", ")])
-        c.executemany(f"INSERT INTO hands ({HAND_COLS}) VALUES ({', '.join('?' * len(HAND_COLS.split(', ')))})",
-                      rows)
+    if gid is None:
+        cur = c.execute(f"INSERT INTO games ({GAME_COLS}) VALUES ({', '.join('?' * len(vals))})", vals)
+        gid = int(cur.lastrowid or 0)   # set by every INSERT
+    else:
+        sets = ", ".join(f"{col} = ?" for col in GAME_COLS.split(", "))
+        c.execute(f"UPDATE games SET {sets} WHERE id = ?", vals + [gid])
+        c.execute("DELETE FROM hands WHERE game_id = ?", (gid,))
+        c.execute("DELETE FROM players WHERE game_id = ?", (gid,))
+    c.executemany("INSERT INTO players (game_id, seat, name) VALUES (?, ?, ?)",
+                  [(gid, s, n) for s, n in enumerate(players)])
+    rows = []
+    for r in hands:
+        r = dict(r, game_id=gid)
+        rows.append([json.dumps(r[k]) if k in JSON_HAND else r[k] for k in HAND_COLS.split(", ")])
+    c.executemany(f"INSERT INTO hands ({HAND_COLS}) VALUES ({', '.join('?' * len(HAND_COLS.split(', ')))})", rows)
     return gid
 
 

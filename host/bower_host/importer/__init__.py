@@ -16,10 +16,11 @@ Each FILE is one of:
 
 Every game is replayed through the engine before anything is stored, and
 checked against what the file claims (scores, EGN's own scoring of each
-deal, the dealers); then it is stored the way ``bower sync`` stores a log
-(``Library.add_log``), so importing twice stores once. A file that fails
-any check is reported in one line (``bower: FILE: reason``) and nothing of
-it is stored; the other files still go in.
+deal, the dealers); then every game goes through the library's one gate
+(``Library.add_log``, as ``bower sync``'s logs do: ids, names, the replay,
+the library's copy), so importing twice stores once. A file that fails any
+check is reported in one line (``bower: FILE: reason``) and nothing of it
+is stored; the other files still go in, and the command exits 1.
 
 ::
 
@@ -39,7 +40,7 @@ from pathlib import Path
 
 from bower_host import egn
 from bower_host.errors import CommandError
-from bower_host.db import Library, LibraryError, decode
+from bower_host.db import Library, LibraryError
 from bower_host.importer.common import ImportProblem, Item, from_log
 from bower_host.importer.egnfile import from_egn
 from bower_host.importer.jsonfile import JSON_FORMAT, from_json
@@ -82,19 +83,20 @@ def read_file(path: Path, device: str | None = None, tick=None) -> list[Item]:
 
 # ----- storing ---------------------------------------------------------------------
 
-def _conflict(lib: Library, item: Item) -> str | None:
-    # Why the library's copy of this game rules this one out, if it does.
-    found = lib.find(f"{item.device}/{item.key}")
-    if not found:
-        return None
-    old = decode(found[0]["log"])
-    new = decode(item.raw.decode("utf-8"))
-    if old.header != new.header:
-        return f"the library holds a different game {item.device}/{item.key} (game {found[0]['id']})"
-    n = len(old.records)
-    if new.records[:n] == old.records or old.records[:len(new.records)] == new.records:
-        return None
-    return f"the library holds {item.device}/{item.key} (game {found[0]['id']}) with other events"
+def checked(lib: Library, items: list[Item]) -> list[Item]:
+    """The file's games, every one let in by the library's gate (a dry run:
+    nothing written), so that a file goes in whole or not at all.
+
+    :raises ImportProblem: the first game refused, and why.
+    """
+    seen: dict = {}
+    for it in items:
+        if seen.setdefault((it.device, it.key), it.raw) != it.raw:
+            raise ImportProblem(f"{it.device}/{it.key} is in the file twice, with different logs; nothing stored")
+        r = lib.add_log(it.raw, it.device, it.name, salvage=False, dry_run=True)
+        if r.status == "refused":
+            raise ImportProblem(f"{r.message}; nothing of the file stored")
+    return items
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -121,11 +123,7 @@ def _import(args) -> int:
             def tick(done, total, short=path.name):
                 bar.set("games", f"{short}: checking", completed=done, total=total)
             try:
-                items = read_file(path, args.device, tick)
-                for it in items:
-                    why = _conflict(lib, it)
-                    if why:
-                        raise ImportProblem(why + "; nothing stored")
+                items = checked(lib, read_file(path, args.device, tick))
             except ImportProblem as e:
                 print(f"bower: {name}: {e}", file=sys.stderr)
                 failed += 1
@@ -135,11 +133,11 @@ def _import(args) -> int:
             for n, it in enumerate(items):
                 if len(items) > 1:
                     bar.set("games", f"{path.name}: storing", completed=n, total=len(items))
-                older = lib.find(f"{it.device}/{it.key}")
-                if older and len(decode(older[0]["log"]).records) > len(decode(it.raw.decode()).records):
-                    print(f"{name}: kept {it.device}/{it.key}: the library's copy is longer")
+                res = lib.add_log(it.raw, it.device, it.name, salvage=False)
+                if res.status == "refused":         # (checked above, under the same lock)
+                    print(f"bower: {name}: {res.message}", file=sys.stderr)
+                    failed += 1
                     continue
-                res = lib.add_log(it.raw, it.device, it.name)
                 print(f"{name}: {res.status} {res.message}")
                 if it.note:
                     print(f"{name}: {it.note}")
