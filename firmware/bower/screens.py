@@ -260,8 +260,13 @@ def players_menu(app):
     r = _rules(st["variant"], st["options"])
     n = r.num_players
     if not st["players"] or len(st["players"]) != n:
-        roster = app.store.roster
-        st["players"] = [roster[i] if i < len(roster) else SEATS[i] for i in range(n)]
+        # The roster's names first, then seat letters no seat has yet (a
+        # roster "C" must not seat two Cs: the host refuses a name twice).
+        p = list(app.store.roster[:n])
+        for c in SEATS:
+            if len(p) < n and c not in p:
+                p.append(c)
+        st["players"] = p
     items = [("Next: dealer", "next")]
     for i in range(n):
         items.append((SEATS[i] + ": " + st["players"][i], i))  # pyright: ignore[reportArgumentType]
@@ -277,8 +282,13 @@ def _player_pick(app, seat):
         app.push(dealer_menu(app))
         return
     st = app.setup
-    names = [SEATS[seat]] + [n for n in app.store.roster if n not in st["players"] or n == st["players"][seat]]
-    cur = names.index(st["players"][seat]) if st["players"][seat] in names else 0
+    mine = st["players"][seat]
+    taken = [p for p in st["players"] if p != mine]
+    names = [mine] if mine not in app.store.roster and mine != SEATS[seat] else []
+    for n in [SEATS[seat]] + app.store.roster:
+        if n not in taken and n not in names:
+            names.append(n)
+    cur = names.index(mine)
 
     def chosen(app, name):
         st["players"][seat] = name
