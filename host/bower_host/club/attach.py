@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from euchre import log as elog
@@ -90,7 +91,7 @@ def attach_replay(lib: Library, rp, device: str, game_key: str, game_id: int | N
 
 
 def plan_attach(lib: Library, rp, device: str, game_key: str, source: str, replace: bool = False,
-                closed: bool = False, clock=time.time):
+                closed: bool = False, clock=time.time) -> tuple[Attached, Callable | None]:
     """What attaching the game (``db.Replay``) to its club night would be,
     written nothing: ``(Attached, write)``, ``write(conn, game_id)`` writing
     its rows inside the caller's transaction (None: nothing to write).
@@ -103,7 +104,7 @@ def plan_attach(lib: Library, rp, device: str, game_key: str, source: str, repla
     except RoundError as e:
         raise ClubError(f"{device}/{game_key}: {e}") from None
     if club is None:
-        return Attached("not a round", f"{device}/{game_key}: not a club round (no club header)")
+        return Attached("not a round", f"{device}/{game_key}: not a club round (no club header)"), None
     conn = lib.conn
     row = conn.execute("SELECT * FROM club_nights WHERE key = ?", (club["night"],)).fetchone()
     if row is None:
