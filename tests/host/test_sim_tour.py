@@ -117,8 +117,8 @@ def test_the_readme_tour_works_as_pasted_in_an_80x24_terminal(tmp_path):
         assert all(len(ln) == 66 and ln[0] == ln[-1] == "|" for ln in art), screen
         assert all(0x2800 <= ord(ch) <= 0x28FF for ln in art for ch in ln[1:-1])
         assert any(ch != "\u2800" for ln in art for ch in ln[1:-1])   # something lit
-        assert screen[17] == screen[0] and "q quit" in screen[18]
-        assert screen[19] == "USB link: bower sync --port sim.port"
+        assert screen[17] == screen[0] and "q quit" in screen[22]
+        assert screen[23] == "USB link: bower sync --port sim.port"
 
         out = "".join(shell(c) for c in commands(setup_cmds))
         assert "Roster on device" in out and "Ann, Bob, Cy, Di" in out and "clock set" in out
