@@ -9,7 +9,8 @@ order, and nothing that was not on them. The game a section plays must end
 as its last line says (winners, score). The ``--keys`` example of "The
 simulator" runs as printed, and its picture is the screen the README names.
 Every ``sh`` block belongs to a section a test runs (this one, test_sim_tour,
-test_readme_club), so none can be added unchecked.
+test_readme_club), so none can be added unchecked; the engine's ``python``
+example runs, and gives the values its comments show.
 """
 
 from __future__ import annotations
@@ -127,3 +128,21 @@ def test_every_shell_block_is_run_by_a_test():
                 # Plain blocks hold no command a user would paste, but make's.
                 cmds = [ln for ln in b.lines() if ln.startswith("bower ")]
                 assert not cmds, f"an unchecked command in a plain block: {cmds}"
+
+
+def test_the_engine_example_gives_what_its_comments_say():
+    import ast
+    [block] = [b for b in rw.blocks() if b.lang == "python"]
+    scope: dict = {}
+    checked = 0
+    for node in ast.parse(block.text).body:
+        code = ast.get_source_segment(block.text, node) or ""
+        line = block.text.splitlines()[node.end_lineno - 1]
+        said = line.partition("#")[2].strip()
+        if isinstance(node, ast.Expr) and said[:1] in "[({'\"0123456789":
+            want = ast.literal_eval(said.split(":")[0] if said.startswith("[") else said)
+            assert eval(compile(ast.Expression(node.value), "README", "eval"), scope) == want, (code, said)
+            checked += 1
+        else:
+            exec(compile(ast.Module([node], []), "README", "exec"), scope)
+    assert checked >= 2
