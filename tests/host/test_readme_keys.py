@@ -10,7 +10,8 @@ as its last line says (winners, score). The ``--keys`` example of "The
 simulator" runs as printed, and its picture is the screen the README names.
 Every ``sh`` block belongs to a section a test runs (this one, test_sim_tour,
 test_readme_club), so none can be added unchecked; the engine's ``python``
-example runs, and gives the values its comments show.
+example runs, and gives the values its comments show. And the tmux tour
+(test_sim_tour) is skipped on a desk without tmux but fails under CI.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -146,3 +148,17 @@ def test_the_engine_example_gives_what_its_comments_say():
         else:
             exec(compile(ast.Module([node], []), "README", "exec"), scope)
     assert checked >= 2
+
+
+def test_the_tour_fails_under_ci_when_tmux_is_missing(tmp_path):
+    # A PATH with Python and bower but no tmux: skipped on a desk, failed under CI.
+    here = Path(__file__).parent
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
+    env["PATH"] = str(BIN)
+    assert shutil.which("tmux", path=env["PATH"]) is None
+    run = [sys.executable, "-m", "pytest", "-rs", "-p", "no:cacheprovider", "--rootdir", str(here.parents[1]),
+           str(here / "test_sim_tour.py")]
+    p = subprocess.run(run, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "SKIPPED" in p.stdout and "no tmux" in p.stdout, p.stdout[-2000:]
+    p = subprocess.run(run, env={**env, "CI": "true"}, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert p.returncode != 0 and "tmux is missing: .ci/run installs it" in p.stdout, p.stdout[-2000:]
