@@ -8,6 +8,11 @@ and each hand is printed the way the device will summarise it.
 The log is the one a device writes (``euchre.log``, a CRC per line), stored
 through ``Library.add_log`` like a synced game; the same variant and seed
 again is the same game, stored once.
+
+The bots are called ``Bot1`` to ``Bot6``, names no person has, so their
+games never count in a person's ``stats`` (``--players`` names them
+otherwise, by the device's name rule; the game id then ends in a checksum
+of the names, as other players make another game).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ if TYPE_CHECKING:
 
     from bower_host.db import Library
 
-DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Flo"]   # (six for Six-Handed)
+DEFAULT_NAMES = ["Bot1", "Bot2", "Bot3", "Bot4", "Bot5", "Bot6"]   # (six for Six-Handed)
 
 
 def play_demo(variant: str = "classic", seed: int = 1, names: list[str] | None = None,
@@ -100,7 +105,27 @@ def store_demo(library: Library, game: Game, key: str, started: int) -> str:
     return f"Stored in the library {library.path} as game {res.game_id} ({ref}): bower show {res.game_id}"
 
 
+def _players(variant: str, names: list[str] | None) -> tuple[list[str] | None, str]:
+    """The ``--players`` names checked for ``variant``, and what the game id ends in for them."""
+    if names is None:
+        return None, ""
+    from zlib import crc32
+
+    from bower_host.errors import CommandError
+    from bower_host.names import roster_problem
+
+    rules = Rules(variant)
+    if len(names) != rules.num_players:
+        raise CommandError(f"--players: {rules.title} is played by {rules.num_players} players; "
+                           f"got {len(names)} name(s)")
+    why = roster_problem(names)
+    if why:
+        raise CommandError(f"--players: {why}")
+    return names, f"-p{crc32(chr(31).join(names).encode()):08x}"
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
+    names, tag = _players(args.variant, args.players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     library = None
     if not args.no_store:
@@ -114,9 +139,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for i in range(args.games):
             if i:
                 print()
-            game = play_demo(args.variant, seed=seed + i)
+            game = play_demo(args.variant, seed=seed + i, names=names)
             if library is not None:
-                print(store_demo(library, game, f"{args.variant}-{seed + i}", int(time.time())))
+                print(store_demo(library, game, f"{args.variant}-{seed + i}{tag}", int(time.time())))
     finally:
         if library is not None:
             library.close()
@@ -139,6 +164,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seed", type=int, help="seed for the shuffles (default: a new one each run; "
                                             "the same seed plays the same game)")
     p.add_argument("--games", type=_count, default=1, metavar="N", help="play N games (seeds SEED, SEED+1, ...)")
+    p.add_argument("--players", nargs="+", metavar="NAME", help="the players' names, one per seat, by the device's "
+                                                                "rule (default: Bot1, Bot2, ...)")
     p.add_argument("--db", metavar="FILE", help="the game library to store them in (default: $BOWER_DB, else "
                                                 "bower.sqlite3 in the user data directory)")
     p.add_argument("--no-store", action="store_true", help="only watch: store nothing")

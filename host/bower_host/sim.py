@@ -7,12 +7,15 @@ behind it, and the picture shown is the model's display RAM: what the chip
 would show, decoded from the bytes the driver sent.
 
 Keys: up/down arrows (or k/j), Enter or space = OK, Backspace or Esc = BACK,
-``l`` = long OK (game menu), ``z`` = long BACK (undo), ``q`` = quit. Scripted
+``l`` = hold OK (on a game screen, a bid's too, it opens the game menu:
+``bower.ui.App.handle``), ``z`` = hold BACK (undo), ``q`` = quit. Scripted
 runs take the letters of ``bower.keyscript.parse_keys`` (``u d o b O B``).
 
 The picture fits the terminal: 128x32 half blocks when it has 130x36 cells,
-else 64x16 braille characters (every pixel still a dot) down to 66x20, which
-an 80x24 terminal has; below that a line says what size is needed.
+else 64x16 braille characters (every pixel still a dot) down to 66x20; with
+four lines more (80x24 has them) the screen's words follow the braille, as
+the firmware drew them (``bower_host.screentext``). Below 66x20 a line says
+what size is needed.
 
 ``--serve`` also serves the device's USB link, the firmware's own
 ``bower.link`` over the sim's store, on a pseudo-terminal
@@ -43,12 +46,13 @@ devicesim.install()
 from bower import keys as K  # noqa: E402
 from bower.keyscript import parse_keys  # noqa: E402
 
-from bower_host import screen  # noqa: E402
+from bower_host import screen, screentext  # noqa: E402
 from bower_host.simdevice import Device, MAX_PRESSES, default_flash_dir, run_script, unsynced_games  # noqa: E402
 
-HELP = "arrows/jk move  Enter OK  Backspace BACK  l long-OK  z undo  q quit"
+HELP = "arrows/jk  Enter OK  Bksp BACK  l hold OK: game menu  z undo  q quit"
 FULL = (130, 36)      # cells for 128x32 half blocks in a border, the help and the link line
 COMPACT = (66, 20)    # the same with 64x16 braille characters: fits 80x24
+WORDS = 4             # lines of the screen's words under the braille, where they fit (80x24 has them)
 
 
 def terminal_size(out) -> tuple[int, int] | None:
@@ -87,7 +91,11 @@ def picture(dev: Device, size: tuple[int, int] | None = None, status: str = "") 
         return [ln[:cols] for ln in lines[:max(rows, 1)]]
     art_lines = art.splitlines()
     border = "+" + "-" * len(art_lines[0]) + "+"
-    lines = [border] + ["|" + ln + "|" for ln in art_lines] + [border, HELP]
+    lines = [border] + ["|" + ln + "|" for ln in art_lines] + [border]
+    if len(art_lines) < 32 and rows >= len(lines) + WORDS + extra:
+        # Braille is hard to read: the screen's words too, as the firmware drew them.
+        lines += screentext.panel(screentext.rows(dev.app), WORDS) if dev.lit() else [""] * WORDS
+    lines.append(HELP)
     if status:
         lines.append(status)
     return [ln[:cols] for ln in lines]

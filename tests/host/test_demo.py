@@ -26,12 +26,12 @@ def test_a_demo_game_is_in_the_library_for_every_library_command(bower, tmp_path
     assert f"{winner} won {won}-{lost}" in row, (row, standings)
     assert row.split()[-1] == str(hands)
     rc, show, err = bower("show", "1", "--db", db)
-    assert rc == 0 and "Ann (seat 0)" in show and "cards mode" in show, err
+    assert rc == 0 and "Bot1 (seat 0)" in show and "cards mode" in show, err
     rc, out, err = bower("export", "--db", db)
     assert rc == 0 and len(list(csv.DictReader(io.StringIO(out)))) == hands, err
     rc, stats, err = bower("stats", "--db", db)
     assert rc == 0 and all(re.search(rf"^{n}\s+Classic Euchre\s+1\b", stats, flags=re.M)
-                           for n in "Ann Bob Cy Di".split())
+                           for n in "Bot1 Bot2 Bot3 Bot4".split())
     rc, out, err = bower("plot", "1", "--db", db, "-o", tmp_path / "demo.png")
     assert rc == 0 and (tmp_path / "demo.png").stat().st_size > 1000, err
 

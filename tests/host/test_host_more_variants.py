@@ -13,7 +13,7 @@ import json
 import pytest
 
 from bower_host.db import Library
-from bower_host.demo import play_demo
+from bower_host.demo import DEFAULT_NAMES, play_demo
 
 from conftest import DEVICE, STARTED, bot_game, log_bytes, table_game
 
@@ -69,7 +69,7 @@ def test_demo_plays_and_stores_each_new_variant(bower, db_path, variant):
     with Library(db_path) as lib:
         (g,) = lib.games()
     assert (g["variant"], g["game_key"], g["scores"]) == (variant, f"{variant}-5", want.scores)
-    assert g["players"] == NAMES[:want.rules.num_players]
+    assert g["players"] == DEFAULT_NAMES[:want.rules.num_players]
     rc, out, err = bower("games", "--db", db_path)
     assert rc == 0, err
     assert want.rules.title in out and side_text(want) in out

@@ -82,7 +82,7 @@ def test_an_80x24_terminal_gets_the_whole_screen_in_braille(tmp_path):
     assert lines[0] == lines[17] == "+" + "-" * 64 + "+"
     # Every pixel of the display RAM is a dot: the picture is lossless.
     assert _from_braille([ln[1:-1] for ln in lines[1:17]]) == dev.gddram()
-    assert lines[18] == sim.HELP and lines[19].startswith("USB link")
+    assert lines[22] == sim.HELP and lines[23].startswith("USB link")   # the screen's words between
 
 
 def test_a_large_terminal_and_a_file_get_half_blocks_at_true_size(tmp_path):

@@ -183,8 +183,10 @@ def cmd_simulate(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     for t, raw in logs.items():
         (out / f"r{rnd}-t{t}.log").write_bytes(raw)
+    import shlex   # the hint: the command to run next, as a shell takes it (no --night: the logs name it)
+    db = f" --db {shlex.quote(args.db)}" if args.db is not None else ""
     print(f"wrote {len(logs)} round logs to {out}/r{rnd}-t*.log (round {rnd}, played by the bots): "
-          f"bower club result {out}/r{rnd}-t*.log")
+          f"bower club result{db} {shlex.quote(str(out))}/r{rnd}-t*.log")
     return 0
 
 
