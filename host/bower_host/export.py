@@ -189,4 +189,4 @@ def _export_egn(chosen: list[dict], named: bool, out: str | None, table_results:
         check_output(name, library=db)
     for name, doc in files:
         write_output(name, egn.dumps(doc), library=db)
-    print(f"wrote {len(docs)} EGN files to {target}", file=sys.stderr)
+    print(f"wrote {len(docs)} EGN file{'s' if len(docs) > 1 else ''} to {target}", file=sys.stderr)

@@ -37,7 +37,7 @@ from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
 
-from bower_host.db.paths import is_library_file, real_path
+from bower_host.db.paths import is_library_file, real_path, side_path
 from bower_host.errors import CommandError
 
 #: The name that means standard output, where a command offers it.
@@ -106,7 +106,7 @@ def _inside(real: Path, st: os.stat_result | None, folder: str | os.PathLike) ->
     top = real_path(folder)
     if real == top or top in real.parents:
         return True
-    if st is None or not os.path.isdir(top):
+    if st is None or st.st_nlink < 2 or not os.path.isdir(top):
         return False
     for base, _, names in os.walk(top):
         for name in names:
@@ -138,11 +138,7 @@ def check_output(path: str | os.PathLike | None, *, library: str | os.PathLike |
         st = None
     except OSError as e:
         raise _refuse(shown, cause(e, shown)) from None
-    if is_library_file(real, library or None):
-        lib = real_path(library or None)
-        if real == lib or (st is not None and lib.exists() and _same(st, os.stat(lib))):
-            raise _refuse(shown, f"it is the game library {lib}")
-        raise _refuse(shown, f"it belongs to the game library {lib} (its raw logs, lock or journal)")
+    _not_the_library(real, st, library, shown)
     for given in inputs:
         with suppress(OSError):
             if real == real_path(given) or (st is not None and _same(st, os.stat(given))):
@@ -161,6 +157,17 @@ def check_output(path: str | os.PathLike | None, *, library: str | os.PathLike |
         raise _refuse(shown, "it is an SQLite database (perhaps a game library), and no output of bower is "
                              "one: give another file name")
     return real
+
+
+def _not_the_library(real: Path, st: os.stat_result | None, library, shown: str) -> None:
+    lib = real_path(library or None)
+    # (is_library_file knows a hard link to the library or a side file; one to a raw log is found here)
+    if not is_library_file(real, lib) and not any(_inside(real, st, side_path(lib, d)) for d in ("raw", "partial")):
+        return
+    with suppress(OSError):
+        if real == lib or (st is not None and _same(st, os.stat(lib))):
+            raise _refuse(shown, f"it is the game library {lib}")
+    raise _refuse(shown, f"it belongs to the game library {lib} (its raw logs, lock or journal)")
 
 
 def _check_parent(real: Path, shown: str) -> None:
@@ -257,21 +264,21 @@ def check_output_dir(path: str | os.PathLike | None, *, library: str | os.PathLi
         raise CommandError(f"{option} is empty: give a directory")
     shown = str(path)
     real = real_path(path)
-    if is_library_file(real, library or None):
-        raise _refuse(shown, f"it belongs to the game library {real_path(library or None)}")
-    for folder in protect:
-        if _inside(real, None, folder):
-            raise _refuse(shown, f"it is in {folder}, which this command must not write in")
     try:
         st = os.stat(real)
     except FileNotFoundError:
-        above = next(p for p in real.parents if os.path.lexists(p))
-        if not os.path.isdir(above):
-            raise _refuse(shown, cause(OSError(errno.ENOTDIR, ""), shown)) from None
-        return real
+        st = None
     except OSError as e:
         raise _refuse(shown, cause(e, shown)) from None
-    if not stat.S_ISDIR(st.st_mode):
+    _not_the_library(real, st, library, shown)
+    for folder in protect:
+        if _inside(real, None, folder):
+            raise _refuse(shown, f"it is in {folder}, which this command must not write in")
+    if st is None:
+        above = next(p for p in real.parents if os.path.lexists(p))
+        if not os.path.isdir(above):
+            raise _refuse(shown, cause(OSError(errno.ENOTDIR, ""), shown))
+    elif not stat.S_ISDIR(st.st_mode):
         raise _refuse(shown, f"it is {kind(st.st_mode) or 'a file'}, not a directory")
     return real
 
