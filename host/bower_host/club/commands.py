@@ -124,9 +124,9 @@ def _round(night: cn.Night, rnd: int | None) -> int:
 
 def cmd_sheet(args) -> int:
     from bower_host.club.sheet import sheets
-    to_file = args.output is not None and args.output != outputs.STDOUT
-    if to_file:
-        outputs.check_output(args.output, library=args.db, stdout=True)
+    to_file = None if args.output == outputs.STDOUT else args.output
+    if to_file is not None:
+        outputs.check_output(to_file, library=args.db, stdout=True)
     with open_library(args.db) as lib:
         night = open_night(lib, args.night)
     rnd = _round(night, args.round)
@@ -134,9 +134,9 @@ def cmd_sheet(args) -> int:
         text = sheets(night, rnd)
     except ValueError as e:
         raise CommandError(str(e)) from None
-    if to_file:
-        outputs.write_output(args.output, text, library=args.db, stdout=True)
-        print(f"wrote {args.output}: {text.count(chr(12)) + 1} table sheets for round {rnd}", file=sys.stderr)
+    if to_file is not None:
+        outputs.write_output(to_file, text, library=args.db, stdout=True)
+        print(f"wrote {to_file}: {text.count(chr(12)) + 1} table sheets for round {rnd}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
