@@ -369,9 +369,11 @@ def test_a_failed_write_says_why_leaves_no_temporary_file_and_keeps_the_old_file
 @pytest.mark.parametrize("target, says", [("no/such/dir/out.csv", "there is no directory no/such/dir"),
                                           ("notes.txt/out.csv", "notes.txt is not a directory"),
                                           ("x" * 300 + ".csv", "the name is too long"),
+                                          ("loop", "its path has a loop of symbolic links"),
                                           ("", "-o is empty")])
 def test_a_target_that_cannot_be_made_is_refused_before_any_work(template, tmp_path, monkeypatch, target, says):
     world = World(template, tmp_path / "w")
+    os.symlink("loop", world.root / "loop")
     monkeypatch.chdir(world.root)
     before = snapshot(world.root)
     _, line = refused("export", "--db", world.lib, "-o", target)
@@ -415,3 +417,21 @@ def test_sim_fresh_erases_only_a_simulated_flash(template, tmp_path):
     assert snapshot(world.root) == before
     with default_library(world.root / "elsewhere.sqlite3"), contextlib.redirect_stdout(io.StringIO()):
         assert bower("sim", "--fresh", "--keys", "o", "--flash", world.flash)[0] == 0   # a flash: erased, made anew
+
+
+def test_an_input_of_the_command_is_never_its_output(tmp_path):
+    # (For a command that reads files and writes one: by real path and by inode.)
+    from bower_host.errors import CommandError
+    from bower_host.outputs import check_output, write_output
+
+    src = tmp_path / "in.txt"
+    src.write_text("read me")
+    os.link(src, tmp_path / "same.txt")
+    os.symlink(src, tmp_path / "to-in.txt")
+    for target in (src, tmp_path / "same.txt", tmp_path / "to-in.txt", tmp_path / "sub" / ".." / "in.txt"):
+        with pytest.raises(CommandError, match="which this command reads"):
+            check_output(target, library=tmp_path / "lib.sqlite3", inputs=[src])
+    assert write_output(tmp_path / "out.txt", "written", library=tmp_path / "lib.sqlite3", inputs=[src]) \
+        == tmp_path / "out.txt"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "out.txt", "same.txt", "to-in.txt"]
+    assert src.read_text() == "read me" and (tmp_path / "out.txt").read_text() == "written"
