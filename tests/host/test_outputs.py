@@ -270,8 +270,18 @@ def test_no_command_writes_over_the_library_its_files_a_database_a_fifo_or_a_dev
             else:
                 rc, line = refused(*COMMANDS[command][0](world, target))
         assert rc == 1 and line.startswith(f"bower: cannot write {target}"), (kind, line)
+        assert cause_of(command, kind) in line, (kind, line)
         assert snapshot(world.root) == before, (kind, line)
     check_sound(world)
+
+
+def cause_of(command: str, kind: str) -> str:
+    """What the refusal of ``command`` at a target of ``kind`` says."""
+    if kind == "flash-file":
+        return "which this command must not write in"
+    if kind == "other-library" and command == "club-simulate":
+        return "it is a file, not a directory"
+    return CAUSES[kind]
 
 
 CAUSES = {"library": "is the game library", "raw-dir": "belongs to the game library",
