@@ -9,13 +9,13 @@ import json
 import os
 import sys
 from datetime import datetime, timezone
-from pathlib import Path
 
 from euchre.notation import outcome_text
 from euchre.rules import variant_data
 
 from bower_host.errors import CommandError
 from bower_host.db import Library, LibraryError
+from bower_host.outputs import STDOUT, write_output
 
 
 def open_library(path: str | os.PathLike | None) -> Library:
@@ -185,14 +185,13 @@ def _seat(g, s) -> str:
     return g["players"][s] if s is not None and 0 <= s < len(g["players"]) else ""
 
 
-def _write(text: str, out: str | None) -> None:
-    if out is None or out == "-":
+def _write(text: str, out: str | None, library: str | os.PathLike | None = None) -> None:
+    # Standard output, or the file ``out`` (bower_host.outputs: never the
+    # library ``library``, one of its files, a database, a FIFO or a device).
+    if out is None or out == STDOUT:
         sys.stdout.write(text)
         return
-    try:
-        Path(out).write_text(text, encoding="utf-8", newline="")
-    except OSError as e:
-        raise CommandError(f"cannot write {out}: {e}") from e
+    write_output(out, text, library=library, stdout=True)
 
 
 def points_text(g, h) -> str:

@@ -4,26 +4,23 @@ They read the SQLite library (``bower_host.db``; ``--db`` or ``$BOWER_DB``
 picks another file) that ``bower sync`` fills. Everything shown comes from
 the engine's replay of each game's log, stored per hand: no rules here.
 
-This module holds ``games``, ``show`` and ``plot`` and registers all five;
+This module holds ``games`` and ``show`` and registers all five;
 ``export`` is :mod:`bower_host.export`, ``stats`` :mod:`bower_host.stats`,
-and what they share :mod:`bower_host.libcommon`.
+``plot`` :mod:`bower_host.plot`, and what they share :mod:`bower_host.libcommon`.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
-from pathlib import Path
 
 from euchre import Rules
 from euchre.notation import describe_rules, outcome_text
 from euchre.rules import variant_data
 
-from bower_host.errors import CommandError
 from bower_host.export import cmd_export
 from bower_host.libcommon import (_console, _date, _nonempty, _players_text, _score_text, _seat, _table, _teams, _title,
                                   first_entry, open_library, points_text, resolve, result_text, sides)
+from bower_host.plot import cmd_plot
 from bower_host.stats import cmd_stats
 
 
@@ -138,76 +135,6 @@ def cmd_show(args: argparse.Namespace) -> int:
     if g.get("damaged"):
         con.print(f"Damaged: stored only up to a corrupt line of the device's log ({g['damaged']}); "
                   f"the whole log is kept in {lib.raw_dir / (g['raw_path'] or '')}", markup=False)
-    return 0
-
-
-# ----- plot -----------------------------------------------------------------------
-
-def plot_game(g: dict, hands: list[dict], path: str) -> None:
-    """Score progression per side (partnerships) or player, winner marked."""
-    from matplotlib.figure import Figure   # the Agg canvas: no display needed
-    from matplotlib.ticker import MaxNLocator
-
-    rules = Rules(g["variant"], g["options"])
-    fig = Figure(figsize=(8, 4.5), dpi=100)
-    ax = fig.add_subplot()
-    xs = [0] + [h["number"] for h in hands]
-    winners = set(g["winners"] or []) if g["finished"] else set()
-    marked: dict = {}
-    for label, seats in sides(g):
-        # (from the score the game started at: the first hand's less its points)
-        ys = [hands[0]["scores"][seats[0]] - hands[0]["points"][seats[0]] if hands else g["scores"][seats[0]]]
-        ys += [h["scores"][seats[0]] for h in hands]
-        won = bool(winners & set(seats))
-        line, = ax.plot(xs, ys, marker="o", markersize=3, linewidth=2.4 if won else 1.5,
-                        drawstyle="steps-post", label=label + (" (winner)" if won else ""))
-        if won:
-            ax.plot([xs[-1]], [ys[-1]], marker="*", markersize=18, color=line.get_color(),
-                    markeredgecolor="black", zorder=5)
-            marked.setdefault(ys[-1], []).append(label)
-    for y, labels in marked.items():
-        ax.annotate(f"{', '.join(labels)} {y}", (xs[-1], y), textcoords="offset points",
-                    xytext=(-12, 8), ha="right", fontweight="bold")
-    ax.axhline(rules.winning_score, color="grey", linestyle="--", linewidth=1,
-               label=f"target {rules.winning_score}")
-    ax.set_xlabel("hand")
-    ax.set_ylabel("score")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.grid(True, alpha=0.3)
-    ax.legend(loc="upper left", fontsize="small")
-    title = f"{rules.title}, {g['device']}/{g['game_key']}"
-    if g["started"]:
-        title += f", {_date(g['started'])}"
-    ax.set_title(f"{title}\n{result_text(g)}")
-    fig.tight_layout()
-    fig.savefig(path)
-
-
-def chart_path(output: str | None, game: int) -> Path:
-    """The file ``bower plot -o OUTPUT`` writes: ``bower-<game>.png`` in the
-    current directory or in OUTPUT when that is a directory; OUTPUT with
-    ``.png`` added when it has no extension (as matplotlib would add it)."""
-    name = f"bower-{game}.png"
-    if not output:
-        return Path(name)
-    path = Path(output)
-    if path.is_dir():
-        return path / name
-    if output.endswith(("/", os.sep)):
-        raise CommandError(f"cannot write the chart: there is no directory {output}")
-    return path if path.suffix else path.with_name(path.name + ".png")
-
-
-def cmd_plot(args: argparse.Namespace) -> int:
-    with open_library(args.db) as lib:
-        g = resolve(lib, args.game)
-        hands = lib.hands(g["id"])
-    out = str(chart_path(args.output, g["id"]))
-    try:
-        plot_game(g, hands, out)
-    except (OSError, ValueError) as e:
-        raise CommandError(f"cannot write the chart {out}: {e}") from e
-    print(f"wrote {out}", file=sys.stderr)
     return 0
 
 

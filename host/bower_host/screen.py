@@ -11,7 +11,7 @@ the bytes the driver sent (``bower_host.oledsim``), gives every picture.
   every pixel still its own dot: the view that fits an 80x24 terminal.
 * ``text_bitmap(gddram)`` / ``from_text_bitmap(text)``: 64 lines of ``#`` and
   ``.``, for golden screens that read well in a diff.
-* ``to_image`` / ``save_png`` / ``from_png``: a scaled-up picture with the
+* ``to_image`` / ``png_bytes`` / ``save_png`` / ``from_png``: a scaled-up picture with the
   look of the panel (lit pixels in OLED blue-white on black, a thin dark gap
   between pixels), and back, for golden PNGs and ``--screenshot``.
 """
@@ -154,6 +154,15 @@ def to_image(gddram: bytes, scale: int = 4, gap: bool | None = None, color: tupl
 def save_png(gddram: bytes, path: str | os.PathLike, scale: int = 4, **kwargs: Any) -> None:
     """Write ``to_image(gddram, scale, ...)`` to ``path`` as PNG."""
     to_image(gddram, scale, **kwargs).save(path, format="PNG")
+
+
+def png_bytes(gddram: bytes, scale: int = 4, **kwargs: Any) -> bytes:
+    """``to_image(gddram, scale, ...)`` as the bytes of a PNG file."""
+    import io
+
+    buf = io.BytesIO()
+    to_image(gddram, scale, **kwargs).save(buf, format="PNG")
+    return buf.getvalue()
 
 
 def from_png(path: str | os.PathLike) -> bytes:

@@ -46,8 +46,9 @@ devicesim.install()
 from bower import keys as K  # noqa: E402
 from bower.keyscript import parse_keys  # noqa: E402
 
-from bower_host import screen, screentext  # noqa: E402
-from bower_host.simdevice import Device, MAX_PRESSES, default_flash_dir, run_script, unsynced_games  # noqa: E402
+from bower_host import outputs, screen, screentext  # noqa: E402
+from bower_host.simdevice import (DEVICE_ID_FILE, MAX_PRESSES, Device, default_flash_dir, run_script,  # noqa: E402
+                                  unsynced_games)
 
 HELP = "arrows/jk  Enter OK  Bksp BACK  l hold OK: game menu  z undo  q quit"
 FULL = (130, 36)      # cells for 128x32 half blocks in a border, the help and the link line
@@ -209,6 +210,9 @@ def _wipe(flash: str, ask: bool) -> None:
         return
     from bower_host.errors import CommandError
 
+    if not _is_flash(flash):
+        raise CommandError(f"--fresh erases only a simulated flash, and {flash} is not one (it holds no "
+                           f"{DEVICE_ID_FILE}): nothing erased; give --flash the simulator's directory")
     try:
         left = unsynced_games(flash)
     except (OSError, ValueError) as e:
@@ -225,10 +229,25 @@ def _wipe(flash: str, ask: bool) -> None:
     shutil.rmtree(flash)
 
 
+def _is_flash(folder: str) -> bool:
+    # A simulator's flash: empty, or with its id file (or an older one's games and settings).
+    try:
+        names = set(os.listdir(folder))
+    except OSError:
+        return False
+    if not names or os.path.isfile(os.path.join(folder, DEVICE_ID_FILE)):
+        return True
+    return os.path.isdir(os.path.join(folder, "games")) and os.path.isfile(os.path.join(folder, "settings"))
+
+
 def do_sim(args: argparse.Namespace) -> int:
     from bower_host.errors import CommandError
 
     flash = args.flash or default_flash_dir()
+    # Never a library's files; the screenshot never in the flash (bower_host.outputs).
+    outputs.check_output_dir(flash, library=None, option="--flash")
+    if args.screenshot is not None:
+        outputs.check_output(args.screenshot, library=None, protect=[flash], option="--screenshot")
     if args.keys is not None:
         try:
             parse_keys(args.keys, MAX_PRESSES)   # refused before the device starts
@@ -264,8 +283,8 @@ def do_sim(args: argparse.Namespace) -> int:
             except ValueError as e:
                 raise CommandError(str(e) if args.keys is not None else f"keys on standard input: {e}") from e
             draw_terminal(dev, clear=False)
-            if args.screenshot:
-                _screenshot(dev, args)
+            if args.screenshot is not None:
+                _screenshot(dev, args, flash)
             if served is not None:
                 serve_until_stopped(dev, served)
             return 0
@@ -274,13 +293,14 @@ def do_sim(args: argparse.Namespace) -> int:
             served.close()
             if old_term is not None:
                 signal.signal(signal.SIGTERM, old_term)
-    if args.screenshot:
-        _screenshot(dev, args)
+    if args.screenshot is not None:
+        _screenshot(dev, args, flash)
     return 0
 
 
-def _screenshot(dev: Device, args) -> None:
-    screen.save_png(dev.gddram() if dev.lit() else bytes(1024), args.screenshot, scale=args.scale)
+def _screenshot(dev: Device, args, flash: str) -> None:
+    png = screen.png_bytes(dev.gddram() if dev.lit() else bytes(1024), scale=args.scale)
+    outputs.write_output(args.screenshot, png, library=None, protect=[flash], option="--screenshot")
     print(f"screenshot: {args.screenshot}", flush=True)
 
 

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from bower_host import argtypes as at
+from bower_host import outputs
 from bower_host.club import night as cn
 from bower_host.club import attach as ca
 from bower_host.club import standings as cs
@@ -123,6 +124,9 @@ def _round(night: cn.Night, rnd: int | None) -> int:
 
 def cmd_sheet(args) -> int:
     from bower_host.club.sheet import sheets
+    to_file = None if args.output == outputs.STDOUT else args.output
+    if to_file is not None:
+        outputs.check_output(to_file, library=args.db, stdout=True)
     with open_library(args.db) as lib:
         night = open_night(lib, args.night)
     rnd = _round(night, args.round)
@@ -130,9 +134,9 @@ def cmd_sheet(args) -> int:
         text = sheets(night, rnd)
     except ValueError as e:
         raise CommandError(str(e)) from None
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {args.output}: {text.count(chr(12)) + 1} table sheets for round {rnd}", file=sys.stderr)
+    if to_file is not None:
+        outputs.write_output(to_file, text, library=args.db, stdout=True)
+        print(f"wrote {to_file}: {text.count(chr(12)) + 1} table sheets for round {rnd}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
@@ -172,6 +176,7 @@ def cmd_collect(args) -> int:
 
 def cmd_simulate(args) -> int:
     from bower_host.club.simulate import night_round_logs
+    outputs.check_output_dir(args.output, library=args.db)
     with open_library(args.db) as lib:
         night = open_night(lib, args.night)
     rnd = _round(night, args.round)
@@ -179,14 +184,18 @@ def cmd_simulate(args) -> int:
         logs = night_round_logs(night, rnd, args.seed, started=int(time.time()), renege=args.renege)
     except ValueError as e:
         raise CommandError(str(e)) from None
-    out = Path(args.output)
-    out.mkdir(parents=True, exist_ok=True)
-    for t, raw in logs.items():
-        (out / f"r{rnd}-t{t}.log").write_bytes(raw)
+    folder = Path(args.output)
+    files = {folder / f"r{rnd}-t{t}.log": raw for t, raw in logs.items()}
+    if folder.is_dir():
+        for name in files:          # every one checked before any is written
+            outputs.check_output(name, library=args.db)
+    outputs.make_output_dir(folder, library=args.db)
+    for name, raw in files.items():
+        outputs.write_output(name, raw, library=args.db)
     import shlex   # the hint: the command to run next, as a shell takes it (no --night: the logs name it)
     db = f" --db {shlex.quote(args.db)}" if args.db is not None else ""
-    print(f"wrote {len(logs)} round logs to {out}/r{rnd}-t*.log (round {rnd}, played by the bots): "
-          f"bower club result{db} {shlex.quote(str(out))}/r{rnd}-t*.log")
+    print(f"wrote {len(logs)} round logs to {folder}/r{rnd}-t*.log (round {rnd}, played by the bots): "
+          f"bower club result{db} {shlex.quote(str(folder))}/r{rnd}-t*.log")
     return 0
 
 
@@ -318,7 +327,7 @@ def register(sub) -> None:
     q = add_common_args(cs_.add_parser("sheet", help="printable score sheets, one per table (text, form feeds "
                                                      "between)"))
     q.add_argument("--round", type=ROUND, metavar="R", help="default: the round being played")
-    q.add_argument("-o", "--output", metavar="FILE")
+    q.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output (- for it)")
     q.set_defaults(func=cmd_sheet)
 
     q = add_common_args(cs_.add_parser("result", help="count round logs (any order, any number of times)"), night=False)

@@ -24,7 +24,39 @@ def _move_text(night: Night, table: int) -> list:
     return ["Next round: see the board (everyone partners everyone once)."]
 
 
+def _cells(text: str) -> int:
+    from rich.cells import cell_len
+    return cell_len(text)
+
+
+def _wrap(text: str, indent: str = " ") -> list:
+    """``text`` in lines of at most ``WIDTH`` cells (a wide character is two),
+    each after ``indent``; a word too long for a line is cut."""
+    from rich.cells import chop_cells
+
+    room = WIDTH - len(indent)
+    lines: list = []
+    for word in text.split():
+        parts = chop_cells(word, room) if _cells(word) > room else [word]
+        for part in parts:
+            if lines and _cells(lines[-1]) + 1 + _cells(part) <= room:
+                lines[-1] += " " + part
+            else:
+                lines.append(part)
+    return [indent + ln for ln in lines] or [indent]
+
+
+def _heading(night: Night, rnd: int, table: int) -> list:
+    # The night and its id left, the round and table right, on one line when they fit.
+    title = f"{night.name} ({night.key})"
+    right = f"Round {rnd} of {night.rounds}".ljust(14) + f"TABLE {table}".rjust(10)
+    if _cells(title) + 2 + len(right) <= WIDTH:
+        return [title + " " * (WIDTH - _cells(title) - len(right)) + right]
+    return _wrap(title, "") + [right.strip().rjust(WIDTH)]
+
+
 def table_sheet(night: Night, rnd: int, table: int) -> str:
+    """Table ``table``'s sheet for round ``rnd``: every line at most ``WIDTH`` cells."""
     plan = night.seating(rnd)
     if plan is None:
         raise ClubError(f"round {rnd}'s seating is not known yet (it follows round {rnd - 1}'s results)")
@@ -32,11 +64,9 @@ def table_sheet(night: Night, rnd: int, table: int) -> str:
     names = [night.name_of(p) for p in seats]
     line = "-" * WIDTH
     sc = night.scoring
-    out = ["=" * WIDTH,
-           f"{night.name} ({night.key})".ljust(WIDTH - 24) + f"Round {rnd} of {night.rounds}".ljust(14)
-           + f"TABLE {table}".rjust(10),
-           f"{night.length()} per round; lone march {sc['loner']}, euchred loner {sc['set_loner']}, "
-           f"renege {sc['renege']}",
+    out = ["=" * WIDTH, *_heading(night, rnd, table),
+           *_wrap(f"{night.length()} per round; lone march {sc['loner']}, euchred loner {sc['set_loner']}, "
+                  f"renege {sc['renege']}", ""),
            line,
            f"  North: {names[0]:<10} South: {names[2]:<10} partners (N/S)",
            f"  East:  {names[1]:<10} West:  {names[3]:<10} partners (E/W)",
@@ -47,12 +77,14 @@ def table_sheet(night: Night, rnd: int, table: int) -> str:
         dealer = names[h % 4] if night.hands else ""
         out.append(f" {h + 1:>3}   {dealer:<10} {'____':>10}  {'____':>10}   {'____':>9}  {'____':>9}")
     out += [line,
-            " Round total:  N/S ______   E/W ______     Loners: ______  Euchres: ______",
+            " Round total:   N/S ______    E/W ______",
+            " Loners: ______    Euchres: ______",
             " Result accepted by (a player of the other side): ____________",
             line]
-    out += [" " + t for t in _move_text(night, table)]
+    for t in _move_text(night, table):
+        out += _wrap(t)
     if plan.byes:
-        out.append(" On a bye this round: " + ", ".join(night.name_of(p) for p in plan.byes))
+        out += _wrap("On a bye this round: " + ", ".join(night.name_of(p) for p in plan.byes))
     return "\n".join(out) + "\n"
 
 
