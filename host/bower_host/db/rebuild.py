@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from bower_host.db.archive import archived_logs
-from bower_host.db.errors import LibraryDamaged, LibraryError, write_hint
+from bower_host.db.errors import LibraryDamaged, LibraryError, check_file_path, write_hint
 from bower_host.db.library import Library
 from bower_host.db.paths import default_path, side_path
 from bower_host.db.sides import adopt_legacy_side_files, sqlite_file
@@ -68,6 +68,7 @@ def rebuild_check(path: str | os.PathLike | None = None) -> list[Path]:
     :raises LibraryError: why not, in one line.
     """
     path = Path(path).expanduser() if path else default_path()
+    check_file_path(path)
     adopted = adopt_legacy_side_files(path, missing_ok=True)
     if adopted and adopted[0] == "moved":
         print(f"bower: {adopted[1]}", file=sys.stderr)

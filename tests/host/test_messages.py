@@ -1,0 +1,402 @@
+"""Messages that say the cause (issue 32, "Advice that misleads"): a
+read-only library is told it is read-only, not to rebuild; a file error
+says its errno's cause and names the file; ``--db`` that is empty, a
+directory or under a file is refused in one line on every command that
+takes it.
+
+Each case: one line on stderr naming the cause, the right status, nothing
+changed on disk, no traceback. Read-only files and directories are made
+the ways a user meets them: the immutable flag (root, whom permissions do
+not stop) or chmod (a user), and a read-only file system (a bind mount in
+a user namespace, where ``unshare`` allows it). Each test failed on the
+code before (c04a2fe): "run `bower library rebuild`", "check that the disk
+has room", the personal library for ``--db ''``, an internal error for
+``--db .``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bower_host.cli import build_parser
+from bower_host.db import Library
+
+from hostile import DEVICE, bower, game_log, refused
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def snapshot(root: Path) -> dict:
+    """Every path under ``root`` with its bytes (None for a directory)."""
+    return {str(p.relative_to(root)): None if p.is_dir() and not p.is_symlink() else
+            os.readlink(p) if p.is_symlink() else p.read_bytes() for p in sorted(Path(root).rglob("*"))}
+
+
+def library(path: Path, n: int = 2) -> Path:
+    """A library at ``path`` holding ``n`` games."""
+    with Library(path) as lib:
+        for i in range(1, n + 1):
+            lib.add_log(game_log("classic", i, f"g000{i}"), DEVICE, f"g000{i}.log")
+    return path
+
+
+def games(path: Path) -> list:
+    c = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return c.execute("SELECT device, game_key, log FROM games ORDER BY id").fetchall()
+    finally:
+        c.close()
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """The user's data directory in ``tmp_path/home`` (the default library
+    would go there), and no $BOWER_DB."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("BOWER_DB", raising=False)
+    (tmp_path / "home").mkdir()
+    return tmp_path / "home"
+
+
+# ----- a read-only library ------------------------------------------------------------
+
+@contextmanager
+def read_only(p: Path):
+    """``p`` (a file or a directory) read-only for this process: the
+    immutable flag for root, chmod for a user."""
+    root = os.geteuid() == 0
+    mode = p.stat().st_mode
+    if root:
+        if subprocess.run(["chattr", "+i", str(p)], capture_output=True).returncode:
+            pytest.skip("cannot make a file read-only here (no chattr)")
+    else:
+        p.chmod(0o555 if p.is_dir() else 0o444)
+    try:
+        yield p
+    finally:
+        if root:
+            subprocess.run(["chattr", "-i", str(p)], check=True)
+        else:
+            p.chmod(mode)
+
+
+def _writers(db: Path, log: Path) -> list:
+    # The commands that write to a library, each as a user would run it.
+    return [["import", log, "--db", db], ["demo", "--db", db],
+            ["club", "new", "Friday", "--players", "A", "B", "C", "D", "--hands", "4", "--tables", "1", "--db", db]]
+
+
+def test_a_read_only_library_is_told_it_is_read_only_not_to_rebuild(tmp_path, home):
+    # Before: "the game library cannot be read or written (attempt to write a
+    # readonly database): run `bower library check`, and `bower library rebuild`".
+    db = library(tmp_path / "lib.sqlite3")
+    log = tmp_path / "new.log"
+    log.write_bytes(game_log("classic", 7, "g0007"))
+    before = snapshot(tmp_path)
+    with read_only(db):
+        for argv in _writers(db, log):
+            rc, line = refused(*argv)
+            assert rc == 1 and f"cannot write the game library {db}: the file is read-only" in line, (argv, line)
+            assert "make it writable" in line and "rebuild" not in line, line
+    assert snapshot(tmp_path) == before
+
+
+def test_a_library_in_a_read_only_directory_is_told_so(tmp_path, home):
+    # Before (the file writable, SQLite unable to make its journal beside it):
+    # "the game library cannot be read or written (unable to open database
+    # file): run ... `bower library rebuild`".
+    d = tmp_path / "shelf"
+    d.mkdir()
+    db = library(d / "lib.sqlite3")
+    log = tmp_path / "new.log"
+    log.write_bytes(game_log("classic", 7, "g0007"))
+    before = snapshot(tmp_path)
+    with read_only(d):
+        for argv in _writers(db, log) + [["import", log, "--db", d / "new.sqlite3"]]:
+            rc, line = refused(*argv)
+            assert rc == 1 and f"its directory {d} is read-only, and SQLite writes a journal there" in line, \
+                (argv, line)
+            assert "rebuild" not in line, line
+        # Reading it is fine.
+        rc, out, _ = bower("games", "--db", db)
+        assert rc == 0 and "g0002" in out
+    assert snapshot(tmp_path) == before
+
+
+def test_a_write_sqlite_refuses_says_read_only(tmp_path, home, monkeypatch):
+    # A library SQLite opens read-only though the file looks writable (a
+    # connection opened so, as a file system or a lock can make it): the
+    # error comes from SQLite itself, at the first write, and says so.
+    # Before: "... run `bower library check`, and `bower library rebuild`".
+    db = library(tmp_path / "lib.sqlite3")
+    log = tmp_path / "new.log"
+    log.write_bytes(game_log("classic", 7, "g0007"))
+    real = sqlite3.connect
+
+    def read_only_connect(database, *args, **kwargs):
+        if os.fspath(database) == str(db):
+            return real(f"file:{db}?mode=ro", *args, uri=True, **kwargs)
+        return real(database, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", read_only_connect)
+    stored = games(db)
+    rc, line = refused("import", log, "--db", db)
+    assert rc == 1 and f"cannot write the game library {db}: it was opened read-only" in line, line
+    assert "rebuild" not in line
+    assert games(db) == stored
+
+
+def _unshare_works() -> bool:
+    if not shutil.which("unshare"):
+        return False
+    return subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not _unshare_works(), reason="no user namespaces here (unshare -rm)")
+def test_a_library_on_a_read_only_file_system_is_told_so(tmp_path):
+    # A real read-only mount: the library's directory bound read-only over
+    # itself in a user namespace, and bower run inside it.
+    d = tmp_path / "shelf"
+    d.mkdir()
+    db = library(d / "lib.sqlite3")
+    log = tmp_path / "new.log"
+    log.write_bytes(game_log("classic", 7, "g0007"))
+    before = snapshot(tmp_path)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), XDG_DATA_HOME=str(tmp_path / "home"))
+    script = f'mount --bind "{d}" "{d}" && mount -o remount,ro,bind "{d}" && exec "$@"'
+    for argv in _writers(db, log):
+        r = subprocess.run(["unshare", "-rm", "sh", "-c", script, "sh", sys.executable, "-m", "bower_host",
+                            *map(str, argv)], capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path)
+        assert r.returncode == 1 and r.stdout == "" and r.stderr.count("\n") == 1, (argv, r.stdout, r.stderr)
+        assert f"cannot write the game library {db}: it is on a read-only file system" in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr and "rebuild" not in r.stderr
+    assert snapshot(tmp_path) == before
+
+
+# ----- file errors by their errno ---------------------------------------------------------
+
+def _real(tmp_path: Path, e: int) -> OSError:
+    """The OSError the system raises for ``e``, made for real where this
+    machine can (else one as the system would make it)."""
+    f = tmp_path / "notes.txt"
+    f.write_text("x")
+    target = {errno.ENOTDIR: f / "out.csv", errno.EISDIR: tmp_path, errno.ENOENT: tmp_path / "gone" / "out.csv",
+              errno.ENAMETOOLONG: tmp_path / ("x" * 300), errno.ELOOP: tmp_path / "loop"}.get(e)
+    if e == errno.ELOOP:
+        os.symlink("loop", tmp_path / "loop")
+    try:
+        if e == errno.ENOSPC and os.path.exists("/dev/full"):
+            with open("/dev/full", "w") as out:
+                out.write("x" * 10)
+        elif target is not None:
+            with open(target, "w"):
+                pass
+    except OSError as err:
+        assert err.errno == e, err
+        return err
+    return OSError(e, os.strerror(e), str(tmp_path / "out.csv"))
+
+
+CAUSES = {
+    errno.ENOSPC: "the disk is full",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "not permitted",
+    errno.EROFS: "on a read-only file system",
+    errno.EISDIR: "it is a directory, not a file",
+    errno.ENOTDIR: "notes.txt is a file, not a directory",
+    errno.ENOENT: "gone does not exist",
+    errno.ENAMETOOLONG: "the name is too long",
+    errno.ELOOP: "too many symbolic links",
+    errno.EDQUOT: "disk quota",
+}
+
+
+@pytest.mark.parametrize("e", list(CAUSES), ids=[errno.errorcode[e] for e in CAUSES])
+def test_a_file_error_says_its_cause_and_names_the_file(tmp_path, monkeypatch, capsys, e):
+    # Before: "<strerror> (<file>): check that the disk has room and that you
+    # may write there", whatever the cause.
+    from bower_host import cli, library as libcmd
+
+    err = _real(tmp_path, e)
+
+    def failing(args):
+        raise err
+
+    monkeypatch.setattr(libcmd, "cmd_export", failing)
+    assert cli.main(["export"]) == 1
+    line = capsys.readouterr().err
+    assert line.count("\n") == 1 and line.startswith("bower: "), line
+    assert CAUSES[e] in line and "check that the disk has room" not in line, line
+    name = os.fsdecode(err.filename) if err.filename else ""
+    assert name[:50] in line, (name, line)
+    assert len(line) < 400
+
+
+NAMES = st.one_of(st.text(max_size=40), st.text(min_size=300, max_size=2000), st.binary(max_size=40),
+                  st.none())
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(code=st.one_of(st.sampled_from(sorted(errno.errorcode)), st.integers(-5, 5000), st.none()),
+       name=NAMES, name2=NAMES)
+def test_any_os_error_is_one_line(monkeypatch, capsys, code, name, name2):
+    # Any errno, any file name (control characters, 2,000 characters, bytes):
+    # one line, never Python's own exception text ("[Errno 2] ...").
+    from bower_host import cli, library as libcmd
+
+    err = OSError(code, os.strerror(code) if isinstance(code, int) and code > 0 else "x", name, None, name2) \
+        if code is not None else OSError("a file could not be read")
+
+    def failing(args):
+        raise err
+
+    monkeypatch.setattr(libcmd, "cmd_export", failing)
+    assert cli.main(["export"]) == 1
+    line = capsys.readouterr().err
+    assert line.count("\n") == 1 and line.startswith("bower: ") and "[Errno" not in line, line
+    assert len(line) < 600, line
+
+
+# ----- --db: empty, a directory, under a file ---------------------------------------------
+
+def db_commands() -> list:
+    """Every command that takes --db, as ``[words]`` (walked from the parser)."""
+    out = []
+
+    def walk(p, words):
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for name, sub in a.choices.items():
+                    walk(sub, words + [name])
+            elif "--db" in a.option_strings:
+                out.append(words)
+
+    walk(build_parser(), [])
+    return out
+
+
+#: What each command needs besides --db to get as far as opening the library.
+ARGS = {
+    "demo": [], "sync": ["--port", "/dev/null"], "games": [], "show": ["1"], "export": [], "stats": [],
+    "plot": ["1"], "import": ["notes.txt"], "library check": [], "library rebuild": [],
+    "club new": ["Friday", "--players", "A", "B", "C", "D", "--hands", "4", "--tables", "1"], "club list": [],
+    "club seating": [], "club sheet": [], "club result": ["notes.txt"], "club collect": [], "club simulate": [],
+    "club standings": [], "club serve": [], "club push": ["--table", "1", "--port", "/dev/null"],
+}
+
+
+def test_every_command_that_takes_db_is_in_the_table_and_parses_it_so():
+    from bower_host import argtypes
+
+    commands = db_commands()
+    assert sorted(" ".join(c) for c in commands) == sorted(ARGS), "a command with --db is missing from ARGS"
+    parse = argtypes.library_file()
+    for words in commands:
+        sub = build_parser()
+        for w in words:
+            sub = next(a for a in sub._actions if isinstance(a, argparse._SubParsersAction)).choices[w]
+        db = next(a for a in sub._actions if "--db" in a.option_strings)
+        assert getattr(db.type, "__qualname__", "") == parse.__qualname__, words
+
+
+# (--db value, status, what the line says)
+BAD_DB = [
+    ("", 2, "--db is empty"),
+    ("   ", 2, "--db is empty"),
+    ("lib\0.sqlite3", 2, "has a NUL character"),
+    ("lib\n.sqlite3", 2, "has a control character (newline, tab, ...)"),
+    ("shelf/", 2, "ends in '/', so it names a directory"),
+    (".", 1, ". is a directory, not a game library: give --db a file"),
+    ("shelf", 1, "shelf is a directory, not a game library"),
+    ("/", 2, "ends in '/', so it names a directory"),
+    ("/tmp", 1, "/tmp is a directory, not a game library"),
+    ("shelf/..", 1, "is a directory, not a game library"),
+    ("notes.txt/lib.sqlite3", 1, "notes.txt/lib.sqlite3 cannot be a game library: notes.txt is a file, not a "
+                                 "directory"),
+    ("loop", 1, "loop cannot be a game library: too many symbolic links"),
+    ("x" * 300, 1, "cannot be a game library: the name is too long"),
+]
+
+
+@pytest.fixture
+def shelf(tmp_path, home, monkeypatch):
+    """A directory to run in: a file notes.txt, a directory shelf/, a symlink loop."""
+    import uvicorn
+
+    def served(self, sockets=None):
+        raise AssertionError("bower club serve started serving")
+
+    monkeypatch.setattr(uvicorn.Server, "run", served)
+    (tmp_path / "notes.txt").write_text("not a log\n")
+    (tmp_path / "shelf").mkdir()
+    os.symlink("loop", tmp_path / "loop")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("value, status, says", BAD_DB,
+                         ids=["empty", "spaces", "nul", "newline", "slash", "dot", "dir", "root", "tmp", "dotdot",
+                              "under-a-file", "loop", "long"])
+@pytest.mark.parametrize("command", sorted(ARGS))
+def test_a_db_that_cannot_be_a_library_is_refused_by_every_command(shelf, command, value, status, says):
+    # Before: --db '' meant the personal library; '.', '/' and any directory
+    # "internal error: ValueError: PosixPath('.') has an empty name"; a path
+    # under a file "[Errno 17] File exists" or "is empty (no such file)".
+    before = snapshot(shelf)
+    rc, line = refused(*command.split(), *ARGS[command], "--db", value)
+    if command in ("sync", "club push") and status == 1:
+        # The port is checked first (it is not a serial port): refused all the same.
+        assert rc == 1, line
+    else:
+        assert rc == status and says in line, (rc, line)
+    assert snapshot(shelf) == before
+
+
+def _run(*args) -> tuple[int, str]:
+    # ``bower ARGS`` in-process, a usage error's exit too: (status, stderr).
+    import contextlib
+    import io
+
+    from bower_host.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main([os.fsdecode(a) if isinstance(a, bytes) else str(a) for a in args])
+        except SystemExit as e:
+            rc = e.code
+    return rc, err.getvalue()
+
+
+SEGMENTS = ["", ".", "..", "shelf", "notes.txt", "loop", "x" * 300, "\0", "new.sqlite3", "lib.sqlite3", " ", "~",
+            "\n", "\u00e9t\u00e9"]
+READERS = ["games", "show 1", "export", "stats", "plot 1", "library check", "club list", "club standings"]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.sampled_from(SEGMENTS), max_size=4), absolute=st.booleans(), slash=st.booleans(),
+       command=st.sampled_from(READERS))
+def test_any_db_given_to_a_read_command_is_refused_in_one_line_and_creates_nothing(shelf, parts, absolute, slash,
+                                                                                    command):
+    # No library exists here: every read command refuses, in one line, with
+    # status 2 (a value no command could use) or 1, and creates nothing.
+    value = ("/" if absolute else "") + "/".join(parts) + ("/" if slash else "")
+    before = snapshot(shelf)
+    rc, err = _run(*command.split(), "--db", value)
+    assert rc in (1, 2) and err.count("\n") == 1 and err.startswith("bower: "), (value, rc, err)
+    assert "Traceback" not in err and "internal error" not in err, (value, err)
+    if not value.strip() or "\0" in value or "\n" in value or value.endswith("/"):
+        assert rc == 2, (value, err)
+    assert snapshot(shelf) == before
