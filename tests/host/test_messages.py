@@ -400,3 +400,67 @@ def test_any_db_given_to_a_read_command_is_refused_in_one_line_and_creates_nothi
     if not value.strip() or "\0" in value or "\n" in value or value.endswith("/"):
         assert rc == 2, (value, err)
     assert snapshot(shelf) == before
+
+
+# ----- the writer lock: held by one process at a time, gone once released -------------------
+
+RACER = r"""
+import sys, time
+from bower_host.db import LibraryError, writer_lock
+db, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+held = []
+while len(held) < n:
+    try:
+        with writer_lock(db, "racer"):
+            start = time.monotonic_ns()
+            time.sleep(0.002)
+            held.append((start, time.monotonic_ns()))
+    except LibraryError:
+        time.sleep(0.0005)
+with open(out, "w") as f:
+    f.write("\n".join(f"{a} {b}" for a, b in held))
+"""
+
+
+def test_the_writer_lock_is_held_by_one_process_at_a_time_and_its_file_goes(tmp_path):
+    # Six real processes take and release the lock 40 times each, as fast as
+    # they can: the times each held it never overlap (a process that opened
+    # the file just as its holder removed it must not lock the removed file
+    # and count as holding), and no lock file is left.
+    db = tmp_path / "lib.sqlite3"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    procs = [subprocess.Popen([sys.executable, "-c", RACER, str(db), str(tmp_path / f"held{i}"), "40"], env=env,
+                              stderr=subprocess.PIPE) for i in range(6)]
+    for p in procs:
+        _, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err.decode()
+    spans = sorted((int(a), int(b)) for i in range(6)
+                   for a, b in (ln.split() for ln in (tmp_path / f"held{i}").read_text().splitlines()))
+    assert len(spans) == 240
+    overlaps = [(x, y) for x, y in zip(spans, spans[1:]) if y[0] < x[1]]
+    assert not overlaps, overlaps[:3]
+    assert not (tmp_path / "lib.sqlite3.lock").exists()
+
+
+def test_no_lock_file_is_left_after_a_command(tmp_path, home):
+    # Before: `<lib>.lock` stayed beside the library after every sync,
+    # import, club command or rebuild, naming a process long gone.
+    from fake_device import FakeDevice, random_table_game, record_game
+
+    db = tmp_path / "lib.sqlite3"
+    lock = tmp_path / "lib.sqlite3.lock"
+    log = tmp_path / "g0007.log"
+    log.write_bytes(game_log("classic", 7, "g0007"))
+    dev = FakeDevice(tmp_path / "flash")
+    record_game(dev.store, "classic", random_table_game("classic", seed=3))
+    with dev:
+        assert bower("sync", "--port", dev.port, "--db", db, "--quiet")[0] == 0
+    assert db.exists() and not lock.exists()
+    lock.write_text("bower sync (process 999999)\n")        # left by an older bower
+    for argv in (["import", log], ["club", "new", "Friday", "--players", "A", "B", "C", "D", "--hands", "4",
+                                   "--tables", "1"], ["club", "collect"]):
+        rc, out, err = bower(*argv, "--db", db)
+        assert rc == 0, (argv, err)
+        assert not lock.exists(), argv
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["flash", "g0007.log", "home", "lib.sqlite3",
+                                                          "lib.sqlite3.partial", "lib.sqlite3.raw"]
