@@ -20,6 +20,7 @@ import argparse
 import errno
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -464,3 +465,45 @@ def test_no_lock_file_is_left_after_a_command(tmp_path, home):
         assert not lock.exists(), argv
     assert sorted(p.name for p in tmp_path.iterdir()) == ["flash", "g0007.log", "home", "lib.sqlite3",
                                                           "lib.sqlite3.partial", "lib.sqlite3.raw"]
+
+
+# ----- one simulator per flash --------------------------------------------------------------
+
+def _bower_process(*args, **kw):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    return subprocess.Popen([sys.executable, "-m", "bower_host", *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, **kw)
+
+
+def test_a_second_simulator_on_the_same_flash_is_refused_naming_the_first(tmp_path, home):
+    # Before: two `bower sim` on one flash both ran, their inputs interleaved
+    # in the same game files. Now the first holds an OS lock on <flash>.lock
+    # while it runs; a second on that flash, by any path, is refused in one
+    # line naming the first (--fresh erases nothing), and the flash is the
+    # next one's once the first has ended.
+    flash, link = tmp_path / "flash", tmp_path / "sim.port"
+    first = _bower_process("sim", "--flash", flash, "--serve", link, "--keys", "o")
+    try:
+        line = ""
+        while "serving the device link" not in line:
+            line = first.stdout.readline()
+            assert line, first.stderr.read()
+        os.symlink(flash, tmp_path / "alias")
+        (tmp_path / "sub").mkdir()
+        before = snapshot(flash)
+        for path, extra in ((flash, []), (tmp_path / "alias", []), (tmp_path / "sub" / ".." / "flash", []),
+                            (str(flash) + "/", []), (flash, ["--fresh"])):
+            second = _bower_process("sim", "--flash", path, "--keys", "o", *extra)
+            out, err = second.communicate(timeout=60)
+            assert second.returncode == 1 and out == "" and err.count("\n") == 1, (path, extra, out, err)
+            assert err == f"bower: the simulated flash at {path} is in use by bower sim (process {first.pid}): " \
+                          "stop it first, or give another --flash DIR\n", err
+        assert snapshot(flash) == before
+    finally:
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(10) == 0
+    assert not (tmp_path / "flash.lock").exists()
+    again = _bower_process("sim", "--flash", tmp_path / "alias", "--keys", "o")
+    out, err = again.communicate(timeout=60)
+    assert again.returncode == 0, err
+    assert not (tmp_path / "flash.lock").exists()
