@@ -507,3 +507,118 @@ def test_a_second_simulator_on_the_same_flash_is_refused_naming_the_first(tmp_pa
     out, err = again.communicate(timeout=60)
     assert again.returncode == 0, err
     assert not (tmp_path / "flash.lock").exists()
+
+
+# ----- a device that answers nonsense to CLOCK and ROSTER -------------------------------------
+
+class Answering:
+    """The real firmware link on a pty (tests/host/fake_device.py), except
+    that CLOCK and ROSTER get ``reply[command]`` (the words after the tag)
+    in a line with a good CRC: nonsense that only the host's reading of
+    the reply can refuse."""
+
+    def __init__(self, root):
+        from fake_device import FakeDevice
+        from bower_host.framing import crc_hex
+
+        self.reply: dict = {}
+        self.dev = FakeDevice(root)
+        feed = self.dev.link.feed
+
+        def incoming(data: bytes) -> None:
+            d = self.dev
+            d._pending += data
+            while b"\n" in d._pending:
+                line, d._pending = d._pending.split(b"\n", 1)
+                words = line.split(b" ")
+                cmd = words[2].decode("ascii", "replace") if len(words) > 3 else ""
+                if line.startswith(b"#B? ") and cmd in self.reply:
+                    body = b"#B! " + words[1] + b" " + self.reply[cmd].encode()
+                    d._raw_write(body + b" " + crc_hex(body).encode() + b"\n")
+                else:
+                    feed(line + b"\n")
+
+        self.dev._incoming = incoming
+
+    def __enter__(self):
+        self.dev.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.dev.stop()
+
+
+def _link(dev, *args) -> tuple[int, str, str]:
+    import contextlib
+    import io
+
+    from bower_host.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main([*map(str, args), "--port", dev.dev.port, "--timeout", "0.5"])
+    o, e = out.getvalue(), err.getvalue()
+    assert "Traceback" not in o + e and "internal error" not in e, e
+    return rc, o, e
+
+
+NONSENSE = [
+    ("CLOCK", "OK", "the device answered CLOCK with"),
+    ("CLOCK", "OK soon", "not OK and the offset it stored"),
+    ("CLOCK", "OK 5 6", "the device answered CLOCK with"),
+    ("CLOCK", "OK +5", "the device answered CLOCK with"),
+    ("CLOCK", "OK 99999999999", "the device answered CLOCK with"),
+    ("CLOCK", "OK 1e3", "the device answered CLOCK with"),
+    ("ROSTER", "OK", "not OK 2 (the number of names sent)"),
+    ("ROSTER", "OK 3", "the device answered ROSTER with"),
+    ("ROSTER", "OK two", "the device answered ROSTER with"),
+    ("ROSTER", "OK 2 more", "the device answered ROSTER with"),
+    ("ROSTER", "OK 02", "the device answered ROSTER with"),
+]
+NONSENSE = [pytest.param(c, r, s, id=f"{c}-{r.replace(' ', '-')}") for c, r, s in NONSENSE]
+
+
+@pytest.mark.parametrize("cmd, reply, says", NONSENSE)
+def test_a_device_that_answers_clock_and_roster_with_nonsense_is_an_error(tmp_path, cmd, reply, says):
+    # Before: `bower roster push` said "Roster on device ..." whatever number
+    # (or none) came back, and `bower clock` took "OK 5 6", "OK +5" or an
+    # offset that puts the device's own clock before 1970; both exited 0.
+    argv = ["clock"] if cmd == "CLOCK" else ["roster", "push", "Ann", "Bob"]
+    with Answering(tmp_path / "flash") as dev:
+        dev.reply = {cmd: reply}
+        rc, out, err = _link(dev, *argv)
+        assert rc == 1 and out == "" and err.count("\n") == 1 and says in err, (rc, out, err)
+        dev.reply = {}
+        assert _link(dev, *argv)[0] == 0
+
+
+WORDS = st.sampled_from(["OK", "ERR", "GAME", "badargs", "0", "2", "3", "-5", "1000", "1763699000", "99999999999",
+                         "+2", "02", "-0", "1.5", "1e3", "x", "-", "\u00e9", "2 "])
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cmd=st.sampled_from(["CLOCK", "ROSTER"]), words=st.lists(WORDS, max_size=4),
+       extra=st.text(st.characters(min_codepoint=33, max_codepoint=126), max_size=12))
+def test_only_the_reply_the_protocol_gives_is_taken(tmp_path_factory, cmd, words, extra):
+    # Any reply (random words with a good CRC): the command succeeds exactly
+    # when the reply is what host/PROTOCOL.md says (CLOCK: OK and the offset,
+    # which leaves the device's own clock at 0 or later; ROSTER: OK and the
+    # number of names sent), else it fails in one line with status 1.
+    import re
+    import time
+
+    reply = " ".join(words + ([extra] if extra else []))
+    with Answering(tmp_path_factory.mktemp("flash")) as dev:
+        dev.reply = {cmd: reply}
+        now = int(time.time())
+        argv = ["clock"] if cmd == "CLOCK" else ["roster", "push", "Ann", "Bob"]
+        rc, out, err = _link(dev, *argv)
+    w = reply.split(" ")
+    if cmd == "CLOCK":
+        good = len(w) == 2 and w[0] == "OK" and bool(re.fullmatch(r"0|-?[1-9][0-9]*", w[1])) and int(w[1]) <= now
+    else:
+        good = w == ["OK", "2"]
+    if good:
+        assert rc == 0 and err == "", (reply, err)
+    else:
+        assert rc == 1 and out == "" and err.count("\n") == 1 and err.startswith("bower: "), (reply, rc, out, err)
