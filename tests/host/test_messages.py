@@ -622,3 +622,72 @@ def test_only_the_reply_the_protocol_gives_is_taken(tmp_path_factory, cmd, words
         assert rc == 0 and err == "", (reply, err)
     else:
         assert rc == 1 and out == "" and err.count("\n") == 1 and err.startswith("bower: "), (reply, rc, out, err)
+
+
+# ----- the club page while its library is gone ----------------------------------------------
+
+def _get(url: str) -> tuple[int, str, str]:
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            return r.status, r.headers.get("Content-Type", ""), r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("Content-Type", ""), e.read().decode()
+
+
+PAGES = ["/", "/player/1", "/results.json", "/board.json", "/standings.csv"]
+
+
+def test_the_club_page_answers_503_while_its_library_is_gone_and_serves_again_after(tmp_path):
+    # Before: 500 and a traceback in the server's output on every request
+    # once the library file was moved away or damaged.
+    import json
+    import socket
+
+    from bower_host.club import night as cn
+
+    db = tmp_path / "club.sqlite3"
+    with Library(db) as lib:
+        cn.create_night(lib, "Friday", list("ABCDEFGH"), 2, "progressive", 3, hands=4, seed=1, key="fri")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = _bower_process("club", "serve", "--db", db, "--port", port)
+    try:
+        line = server.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line, (line, server.stderr.read() if server.poll() is not None else "")
+        url = f"http://127.0.0.1:{port}"
+        good = {p: _get(url + p) for p in PAGES}
+        assert all(code == 200 for code, _, _ in good.values()), good
+        kept = db.read_bytes()
+        for how in ("moved", "damaged", "moved"):
+            if how == "moved":
+                db.rename(tmp_path / "away.sqlite3")
+            else:
+                db.write_bytes(b"\x00junk" * 2000)
+            for p in PAGES:
+                code, kind, body = _get(url + p)
+                assert code == 503, (how, p, code, body[:300])
+                if p.endswith(".json"):
+                    why = json.loads(body)["error"]
+                    assert kind.startswith("application/json"), kind
+                else:
+                    why = body
+                    assert body.endswith("\n") and body.count("\n") == 1, body
+                assert str(db) in why and ("not there" if how == "moved" else "cannot be read") in why, why
+                assert "Traceback" not in body and "Internal Server Error" not in body
+            if how == "moved":
+                (tmp_path / "away.sqlite3").rename(db)
+            else:
+                db.write_bytes(kept)
+            again = {p: _get(url + p) for p in PAGES}
+            assert again == good, how
+    finally:
+        server.send_signal(signal.SIGINT)
+        out, err = server.communicate(timeout=30)
+    assert "Traceback" not in err and "Exception" not in err, err
+    said = [ln for ln in err.splitlines() if "bower club serve:" in ln]
+    assert len(said) == 6, err                      # gone, back, damaged, back, gone, back: a line each
+    assert all("not there" in s or "cannot be read (" in s or "can be read again" in s for s in said), said
