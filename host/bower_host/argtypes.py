@@ -9,6 +9,7 @@ Each function returns a ``type=`` callable for ``add_argument``.
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 
 #: The longest argument shown back in an error message.
@@ -67,5 +68,30 @@ def text(most: int, what: str) -> Callable[[str], str]:
         if not v.isprintable():
             raise argparse.ArgumentTypeError(f"{what} {shown(v)} has a control character (tab, newline, ...)")
         return v
+
+    return parse
+
+
+def library_file(flag: str = "--db") -> Callable[[str], str]:
+    """A game library's file name, as given (``~`` is expanded later): not
+    empty (``--db ''`` must not mean the default library), no NUL or other
+    control character (a message could not show it on one line), not
+    ending in ``/`` (a directory). Whether it is a directory on disk is the
+    library's to say (``bower_host.db``): one may be made later."""
+
+    def parse(value: str) -> str:
+        if not value.strip():
+            raise argparse.ArgumentTypeError(f"{flag} is empty: give the library's file, or leave {flag} out for "
+                                             "the default library")
+        if "\0" in value:
+            raise argparse.ArgumentTypeError(f"{flag} {shown(value)} has a NUL character, which no file name can "
+                                             "have")
+        if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in value):
+            raise argparse.ArgumentTypeError(f"{flag} {shown(value)} has a control character (newline, tab, ...): "
+                                             "give the library's file name as it is")
+        if value.endswith(("/", os.sep)):
+            raise argparse.ArgumentTypeError(f"{flag} {shown(value)} ends in '/', so it names a directory: give "
+                                             "a file, such as " + shown(value + "bower.sqlite3"))
+        return value
 
     return parse

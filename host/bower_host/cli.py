@@ -78,25 +78,43 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:
         if args.debug:
             raise
-        message, status = describe_error(e)
+        message, status = describe_error(e, _library_of(args))
         print(f"bower: {message}", file=sys.stderr)
         return status
 
 
-def describe_error(e: Exception) -> tuple[str, int]:
-    """One line for the user about ``e``, and the exit status."""
+def _library_of(args: argparse.Namespace):
+    # The library file of a command with --db (for an SQLite error's message).
+    if not hasattr(args, "db"):
+        return None
+    from pathlib import Path
+
+    from bower_host.db.paths import default_path
+    return Path(args.db).expanduser() if args.db else default_path()
+
+
+def describe_error(e: Exception, library=None) -> tuple[str, int]:
+    """One line for the user about ``e``, and the exit status; ``library``:
+    the command's library file (an SQLite error is about it)."""
     import sqlite3
 
     from bower_host.db import LibraryError
+    from bower_host.db.errors import cannot_write, is_damage
+    from bower_host.db.paths import default_path
+    from bower_host.errors import os_error, shown_name
 
     if isinstance(e, (CommandError, LibraryError)):    # LibraryDamaged: found while reading
         return str(e), 1
     if isinstance(e, OSError):
-        where = f" ({e.filename})" if e.filename else ""
-        return f"{e.strerror or e}{where}: check that the disk has room and that you may write there", 1
+        return os_error(e), 1
     if isinstance(e, sqlite3.DatabaseError):
-        return (f"the game library cannot be read or written ({e}): run `bower library check`, and "
-                "`bower library rebuild` to rebuild it from its raw logs"), 1
+        what = f"the game library {shown_name(library)}" if library is not None else "the game library"
+        db = f" --db {shown_name(library)}" if library is not None and library != default_path() else ""
+        cause = None if is_damage(e) or library is None else cannot_write(library, e)
+        if cause:
+            return f"cannot write {what}: {cause}", 1
+        return (f"{what} cannot be read ({e}): run `bower library check{db}`, and `bower library rebuild{db}` "
+                "to rebuild it from its raw logs"), 1
     text = " ".join(str(e).split())[:200]
     return (f"internal error: {type(e).__name__}: {text} (this is a bug in bower: please report it with "
             "the output of the same command run with --debug)"), INTERNAL

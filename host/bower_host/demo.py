@@ -159,6 +159,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from euchre import variant_names
     from euchre.rules import MORE_VARIANTS
 
+    from bower_host import argtypes as at
+
     p = sub.add_parser("demo", help="watch heuristic bots play a game with real cards, and store it in the library")
     p.add_argument("--variant", default="classic", choices=list(variant_names()) + list(MORE_VARIANTS))
     p.add_argument("--seed", type=int, help="seed for the shuffles (default: a new one each run; "
@@ -166,7 +168,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--games", type=_count, default=1, metavar="N", help="play N games (seeds SEED, SEED+1, ...)")
     p.add_argument("--players", nargs="+", metavar="NAME", help="the players' names, one per seat, by the device's "
                                                                 "rule (default: Bot1, Bot2, ...)")
-    p.add_argument("--db", metavar="FILE", help="the game library to store them in (default: $BOWER_DB, else "
-                                                "bower.sqlite3 in the user data directory)")
+    p.add_argument("--db", metavar="FILE", type=at.library_file(),
+                   help="the game library to store them in (default: $BOWER_DB, else "
+                        "bower.sqlite3 in the user data directory)")
     p.add_argument("--no-store", action="store_true", help="only watch: store nothing")
     p.set_defaults(func=cmd_demo)

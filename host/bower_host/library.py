@@ -17,6 +17,7 @@ from euchre import Rules
 from euchre.notation import describe_rules, outcome_text
 from euchre.rules import variant_data
 
+from bower_host import argtypes as at
 from bower_host.export import cmd_export
 from bower_host.libcommon import (_console, _date, _nonempty, _players_text, _score_text, _seat, _table, _teams, _title,
                                   first_entry, open_library, points_text, resolve, result_text, sides)
@@ -142,8 +143,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     def db_opt(p):
-        p.add_argument("--db", metavar="FILE", help="the game library (default: $BOWER_DB, else bower.sqlite3 "
-                                                    "in your data directory)")
+        p.add_argument("--db", metavar="FILE", type=at.library_file(),
+                       help="the game library (default: $BOWER_DB, else bower.sqlite3 "
+                            "in your data directory)")
         return p
 
     p = db_opt(sub.add_parser("games", help="list the games in the library"))

@@ -22,6 +22,7 @@ first repeats the handshake, in case the device was reset. Errors (in
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections import deque
 from collections.abc import Iterator
@@ -39,6 +40,8 @@ MAX_CHUNK = 2048
 #: game files. A longer listing is refused before its entries are read.
 MAX_LIST = 4096
 _TAG_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+#: CLOCK's reply: the offset in whole seconds, as the device writes it ("%d").
+_OFFSET = re.compile(r"(0|-?[1-9][0-9]{0,18})\Z")
 
 
 @dataclass
@@ -225,9 +228,13 @@ class Client:
         return True
 
     def roster(self, names: list[str]) -> int:
-        """Replace the device's roster of player names."""
+        """Replace the device's roster of player names; returns how many it
+        stored. :raises CorruptReply: the reply is not ``OK`` and that number."""
         r = self._request("ROSTER", *[quote_name(n) for n in names])
-        return int(r.words[1]) if len(r.words) > 1 and r.words[1].isdigit() else len(names)
+        if r.words[1:] != [str(len(names))]:
+            raise CorruptReply(f"the device answered ROSTER with {show_line(r.raw)}, not OK {len(names)} (the "
+                               "number of names sent): the roster may not be on it; is it a Bower?")
+        return len(names)
 
     def club(self, night: str | None, table: int = 0, rnd: int = 0, tables: int = 0, movement: str = "",
              hands: int = 0, minutes: int = 0, loner: int = 4, set_loner: int = 2, renege: int = 2,
@@ -250,12 +257,15 @@ class Client:
                       *[quote_name(n) for n in names])
 
     def clock(self, epoch: int) -> int:
-        """Set the device clock to ``epoch`` (Unix seconds); returns the offset it stored."""
+        """Set the device clock to ``epoch`` (Unix seconds); returns the offset
+        it stored (``epoch`` less its own clock, which is never negative).
+        :raises CorruptReply: the reply is not ``OK`` and such an offset."""
         r = self._request("CLOCK", int(epoch))
-        try:
-            return int(r.words[1])
-        except (IndexError, ValueError):
-            raise CorruptReply(f"bad CLOCK reply {show_line(r.raw)}") from None
+        words = r.words[1:]
+        if len(words) != 1 or not _OFFSET.match(words[0]) or int(words[0]) > int(epoch):
+            raise CorruptReply(f"the device answered CLOCK with {show_line(r.raw)}, not OK and the offset it "
+                               "stored: its clock may not be set; is it a Bower?")
+        return int(words[0])
 
     # ----- machinery -----------------------------------------------------
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from bower_host import argtypes as at
 from bower_host.errors import CommandError
 from bower_host.db import Library, LibraryError, rebuild, rebuild_check, writer_lock
 from bower_host.db.audit import audit
@@ -79,6 +80,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             ("rebuild", cmd_rebuild, "make the library anew from the raw logs archived beside it "
                                      "(the old file is kept, renamed)")):
         q = ls.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
-        q.add_argument("--db", metavar="FILE", help="the game library (default: $BOWER_DB, else bower.sqlite3 "
-                                                    "in your data directory)")
+        q.add_argument("--db", metavar="FILE", type=at.library_file(),
+                       help="the game library (default: $BOWER_DB, else bower.sqlite3 "
+                            "in your data directory)")
         q.set_defaults(func=func)

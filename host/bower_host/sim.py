@@ -23,7 +23,9 @@ what size is needed.
 ``--port`` then talk to the simulator as to a Pico. Each simulated flash is
 its own device (its id is kept in the flash directory), so a ``--fresh``
 flash is a new device to the library too; ``--fresh`` refuses to erase games
-no library has yet (it asks, on a terminal).
+no library has yet (it asks, on a terminal). One simulator runs on a flash
+at a time (an OS lock on ``<flash>.lock`` beside it, by its real path): a
+second one on it, ``--fresh`` too, is refused, naming the first.
 
 The device itself (its app, store, driver and display model) is
 :mod:`bower_host.simdevice`; this module is the terminal and the command.
@@ -38,6 +40,8 @@ import shutil
 import signal
 import sys
 import textwrap
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 
 from bower_host import devicesim
 
@@ -253,6 +257,34 @@ def do_sim(args: argparse.Namespace) -> int:
             parse_keys(args.keys, MAX_PRESSES)   # refused before the device starts
         except ValueError as e:
             raise CommandError(f"--keys: {e}") from e
+    with _only_one(flash):
+        return _sim(args, flash)
+
+
+@contextmanager
+def _only_one(flash: str) -> Iterator[None]:
+    # One simulator per flash (reached by any path): an OS lock on
+    # ``<flash>.lock``, beside the directory, so that the store never lists
+    # it and --fresh never wipes it; the file goes when the sim ends.
+    from bower_host.errors import CommandError, os_error
+    from bower_host.oslock import Held, exclusive
+
+    real = os.path.realpath(flash)
+    with ExitStack() as stack:
+        try:
+            os.makedirs(os.path.dirname(real), exist_ok=True)
+            stack.enter_context(exclusive(real + ".lock", "bower sim"))
+        except Held as e:
+            raise CommandError(f"the simulated flash at {flash} is in use by {e}: stop it first, or give another "
+                               "--flash DIR") from None
+        except OSError as e:
+            raise CommandError(f"cannot use the simulated flash at {flash}: {os_error(e)}") from None
+        yield
+
+
+def _sim(args: argparse.Namespace, flash: str) -> int:
+    from bower_host.errors import CommandError
+
     if args.fresh:
         _wipe(flash, ask=args.keys is None and sys.stdin.isatty() and sys.stdout.isatty())
     rand = None

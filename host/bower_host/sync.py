@@ -16,6 +16,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+from bower_host import argtypes as at
 from bower_host import connect
 from bower_host.errors import CommandError
 from bower_host.framing import DeviceError, ProtocolError
@@ -64,7 +65,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
     connect.check_port(args)
     path = Path(args.db).expanduser() if args.db else default_path()
-    made = not path.exists()
+    made = not os.path.exists(path)
     library = _open_library(args.db)
     kept = True
     try:
@@ -210,7 +211,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                                           "(resumes interrupted transfers), check and replay it, store it, "
                                           "and mark it synced on the device.")
     connect.add_link_args(p)
-    p.add_argument("--db", help="library database file (default: $BOWER_DB, else the user data directory)")
+    p.add_argument("--db", type=at.library_file(),
+                   help="library database file (default: $BOWER_DB, else the user data directory)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_sync, after_store=None)     # the cli wires the club nights' hook (Syncer)
 

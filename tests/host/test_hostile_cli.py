@@ -251,11 +251,11 @@ def test_a_failed_sync_leaves_no_library_behind(tmp_path):
         os.close(slave)
         os.close(master)
     assert rc == 1 and "no reply" in line and tree(tmp_path) == [], (line, tree(tmp_path))
-    # A library that was there before stays, even empty (with its lock file,
-    # as after any sync).
+    # A library that was there before stays, even empty (and no lock file
+    # stays after any command).
     Library(db).close()
     rc, line = refused("sync", "--port", "/dev/null", "--db", str(db))
-    assert rc == 1 and db.exists() and tree(tmp_path) == ["lib.sqlite3", "lib.sqlite3.lock"]
+    assert rc == 1 and db.exists() and tree(tmp_path) == ["lib.sqlite3"]
 
 
 # ----- the table of cases ------------------------------------------------------------------

@@ -190,7 +190,7 @@ def test_rebuild_refuses_what_is_not_a_bower_library(shelf, bower):
     (shelf / "empty.sqlite3").write_bytes(b"")
     _refused(bower, shelf, "empty.sqlite3", "no raw logs in")
     (shelf / "folder").mkdir()
-    _refused(bower, shelf, "folder", "is not a file")
+    _refused(bower, shelf, "folder", "is a directory, not a game library")
 
 
 def test_the_read_commands_never_make_another_programs_database_a_library(shelf, bower):

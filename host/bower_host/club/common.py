@@ -36,8 +36,9 @@ def open_night(lib: Library, ref: str | None) -> cn.Night:
 
 def add_common_args(q, night: bool = True):
     """Add ``--db`` (and ``--night`` unless ``night`` is False) to the parser ``q``; returns ``q``."""
-    q.add_argument("--db", metavar="FILE", help="the game library (default: $BOWER_DB, else bower.sqlite3 "
-                                                "in your data directory)")
+    q.add_argument("--db", metavar="FILE", type=at.library_file(),
+                   help="the game library (default: $BOWER_DB, else bower.sqlite3 "
+                        "in your data directory)")
     if night:
         q.add_argument("--night", metavar="ID", type=at.text(cn.MAX_NIGHT_NAME, "--night"),
                        help="the club night (default: the newest)")

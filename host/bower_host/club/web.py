@@ -19,11 +19,18 @@ the database file's change counter (bytes 24-27 of its header, which SQLite
 bumps on every commit) and re-reads the night only when it moved, so a
 room full of phones costs a file read each. The pages themselves are
 rendered by :mod:`bower_host.club.pages`; this module serves them.
+
+While the library file is gone (moved, deleted) or cannot be read
+(damaged), every page answers 503 with one line of text saying so (the JSON
+endpoints: ``{"error": "..."}``), the server's output gets one line when
+that starts and one when it ends, and the board is served again as soon as
+the file can be read.
 """
 
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import socket
 import sqlite3
@@ -34,12 +41,19 @@ from dataclasses import dataclass
 from bower_host.club import night as cn
 from bower_host.club.pages import REFRESH, ROTATE, board_page, player_page, render
 
+_log = logging.getLogger("uvicorn.error")
+
 
 @dataclass
 class _ReadOnly:
     """A read-only connection where the club functions want a library."""
     conn: sqlite3.Connection
     path: object
+
+class Unavailable(Exception):
+    """The night cannot be read now (its library is gone or damaged): the
+    pages answer 503 with this one line until it can."""
+
 
 class Board:
     """The night as the pages show it, rebuilt when the library changes."""
@@ -50,6 +64,7 @@ class Board:
         self._lock = threading.Lock()
         self._version = None
         self._data = None
+        self.down: str | None = None     # why the night cannot be read now (logged once)
 
     def version(self) -> tuple:
         try:
@@ -63,30 +78,59 @@ class Board:
     def get(self) -> dict:
         v = self.version()
         data = self._data
-        if data is not None and v == self._version:
+        if data is not None and v == self._version and self.down is None:
             return data
         with self._lock:
-            if self._data is not None and v == self._version:
+            if self._data is not None and v == self._version and self.down is None:
                 return self._data
-            # Read-only, without Library's integrity check: the page only reads.
+            try:
+                night, corr = self._read(v)
+            except Unavailable as e:
+                self._say(str(e))
+                raise
+            self._data = render(night, corr)
+            self._version = v
+            self._say(None)
+            return self._data
+
+    def _read(self, v: tuple):
+        # The night and its corrections, read-only and without Library's
+        # integrity check (the page only reads). :raises Unavailable: why not.
+        if v == (None,):
+            raise Unavailable(f"the game library {self.path} is not there (moved or deleted?): the board is back "
+                              "as soon as it is")
+        try:
             conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=10)
             conn.row_factory = sqlite3.Row
             try:
                 lib = _ReadOnly(conn, self.path)
                 night = cn.load_night(lib, self.key)
-                corr = cn.corrections(lib, night)
+                return night, cn.corrections(lib, night)
             finally:
                 conn.close()
-            self._data = render(night, corr)
-            self._version = v
-            return self._data
+        except sqlite3.Error as e:
+            why = " ".join(str(e).split())[:120]
+            raise Unavailable(f"the game library {self.path} cannot be read ({why}): run `bower library check "
+                              f"--db {self.path}`; the board is back as soon as it can be read") from None
+        except cn.ClubError as e:
+            raise Unavailable(f"{e}: the board is back as soon as the library has it again") from None
+
+    def _say(self, why: str | None) -> None:
+        # One line in the server's output when the night stops or starts
+        # being readable (not one per request).
+        if why != self.down:
+            if why is not None:
+                _log.warning("bower club serve: %s", why)
+            elif self.down is not None:
+                _log.warning("bower club serve: the game library %s can be read again: serving the board", self.path)
+            self.down = why
 
 
 def make_app(db_path, key: str):
     """The Starlette app for night ``key`` of the library at ``db_path``."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
-    from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+    from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
     from starlette.routing import Route
 
     board = Board(db_path, key)
@@ -94,7 +138,7 @@ def make_app(db_path, key: str):
 
     async def data():
         v = board.version()
-        if board._data is not None and v == board._version:
+        if board._data is not None and v == board._version and board.down is None:
             return board._data
         return await run_in_threadpool(board.get)
 
@@ -133,10 +177,18 @@ def make_app(db_path, key: str):
     async def csv_(request):
         return Response((await data())["csv"], media_type="text/csv", headers=nocache)
 
+    async def unavailable(request, exc):
+        # The library is gone or damaged: 503 and the one line (JSON for the JSON).
+        headers = {**nocache, "Retry-After": "10"}
+        if request.url.path.endswith(".json"):
+            return JSONResponse({"error": str(exc)}, status_code=503, headers=headers)
+        return PlainTextResponse(f"{exc}\n", status_code=503, headers=headers)
+
     return Starlette(routes=[
         Route("/", index), Route("/player", find), Route("/player/{number:int}", player),
         Route("/results.json", results),
-        Route("/board.json", board_json), Route("/standings.csv", csv_)])
+        Route("/board.json", board_json), Route("/standings.csv", csv_)],
+        exception_handlers={Unavailable: unavailable})
 
 
 def server(db_path, key: str, host: str = "127.0.0.1", port: int = 8080):

@@ -15,13 +15,14 @@ from pathlib import Path
 from euchre import log as elog
 
 from bower_host.db.archive import archive_log, archived_logs, archived_other
-from bower_host.db.errors import LibraryDamaged, LibraryError, is_damage, write_hint
+from bower_host.db.errors import LibraryDamaged, LibraryError, check_file_path, is_damage, write_hint
 from bower_host.db.gate import Refused, Vetted, vet
 from bower_host.db.logs import Replay, decode, hand_row
-from bower_host.db.paths import real_path, side_path
+from bower_host.db.paths import default_path, real_path, side_path
 from bower_host.db.rows import read_game, read_hand, write_game
 from bower_host.db.schema import SCHEMA, migrate, transaction
 from bower_host.db.sides import adopt_legacy_side_files, foreign_tables, header_problem
+from bower_host.errors import os_error
 
 
 #: A caller's own check of a game at the gate (``Library.add_log``'s ``admit``).
@@ -59,7 +60,9 @@ class Library:
         # temporary file that becomes ``sides``, from and into its archive).
         # One library however it is reached (a symlink, a relative or ``..``
         # path): its real file, whose side files are its own.
-        self.path = real_path(path or None)
+        shown = Path(path).expanduser() if path else default_path()
+        check_file_path(shown, write=create)
+        self.path = real_path(shown)
         owner = real_path(sides) if sides is not None else self.path
         self.raw_dir = side_path(owner, "raw")
         self.partial_dir = side_path(owner, "partial")
@@ -91,7 +94,8 @@ class Library:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(str(self.path), isolation_level=None)
         except (OSError, ValueError, sqlite3.Error) as e:   # ValueError: a NUL in the path
-            raise LibraryError(f"cannot open the game library {self.path}: {e}{write_hint(self.path, e)}") from e
+            why = os_error(e) if isinstance(e, OSError) else f"{e}{write_hint(self.path, e)}"
+            raise LibraryError(f"cannot open the game library {self.path}: {why}") from e
         self.conn.row_factory = sqlite3.Row
         try:
             self.conn.execute("PRAGMA foreign_keys = ON")

@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 
 from bower_host.db.archive import archived_logs
-from bower_host.db.errors import LibraryDamaged, LibraryError, write_hint
+from bower_host.db.errors import LibraryDamaged, LibraryError, check_file_path, write_hint
 from bower_host.db.library import Library
-from bower_host.db.paths import real_path, side_path
+from bower_host.db.paths import default_path, real_path, side_path
 from bower_host.db.sides import adopt_legacy_side_files, sqlite_file
 
 
@@ -74,7 +74,9 @@ def rebuild_check(path: str | os.PathLike | None = None) -> list[Path]:
     :returns: the raw logs to rebuild from (``<file>.raw/``).
     :raises LibraryError: why not, in one line.
     """
-    path = real_path(path or None)
+    shown = Path(path).expanduser() if path else default_path()
+    check_file_path(shown)
+    path = real_path(shown)
     adopted = adopt_legacy_side_files(path, missing_ok=True)
     if adopted and adopted[0] == "moved":
         print(f"bower: {adopted[1]}", file=sys.stderr)

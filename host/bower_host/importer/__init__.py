@@ -38,6 +38,7 @@ import json
 import sys
 from pathlib import Path
 
+from bower_host import argtypes as at
 from bower_host import egn
 from bower_host.errors import CommandError
 from bower_host.db import Library, LibraryError
@@ -151,8 +152,9 @@ def _import(args) -> int:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("import", help="store games from Bower's JSON export, EGN files or device logs, "
                                       "each checked by replay (importing twice stores once)")
-    p.add_argument("--db", metavar="FILE", help="the game library (default: $BOWER_DB, else bower.sqlite3 "
-                                                "in your data directory)")
+    p.add_argument("--db", metavar="FILE", type=at.library_file(),
+                   help="the game library (default: $BOWER_DB, else bower.sqlite3 "
+                        "in your data directory)")
     p.add_argument("--device", metavar="ID", help="the device a log came from, when its header names none")
     p.add_argument("files", nargs="+", metavar="FILE", help="JSON exports, .egn files or device logs")
     p.set_defaults(func=cmd_import)
