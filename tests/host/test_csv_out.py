@@ -150,9 +150,10 @@ DEVICE_NAMES = st.one_of(
 
 def _library_with(path: Path, names: list[str]) -> None:
     """A library holding one finished Classic game of ``names``: through the
-    log when the device or an import could send them (printable, at most 64
-    characters), else written into the library file (a hostile one)."""
-    ok = [n if 0 < len(n) <= 64 and n.isprintable() else f"P{i}" for i, n in enumerate(names)]
+    log when the library's gate takes them (``db.names_problem``), else
+    written into the library file (a hostile one)."""
+    from bower_host.db import names_problem
+    ok = names if names_problem(names) is None else [f"P{i}" for i in range(len(names))]
     with Library(path) as lib:
         assert lib.add_log(log_bytes(table_game("classic", 5, names=ok), "g0001"), DEVICE, "g0001.log").status \
             == "new"

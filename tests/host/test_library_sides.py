@@ -393,7 +393,10 @@ def test_a_raw_directory_that_is_not_this_librarys_is_never_taken(tmp_path, bowe
         (d / "raw" / "abc").mkdir(parents=True)
         (d / "raw" / "abc" / "g0042.log").write_bytes(b"[1]\n")
     before = snapshot(d)
-    for cmd in (["games"], ["library", "check"], ["stats"]):
+    for cmd in (["games"], ["stats"]):
         rc, _, err = bower(*cmd, "--db", d / "games.sqlite3")
         assert rc == 0 and err == "", err
+    # Its own archive is gone, and check says so (issue 32) rather than take raw/.
+    rc, out, err = bower("library", "check", "--db", d / "games.sqlite3")
+    assert rc == 1 and "g0001" in out and "is missing" in out and "1 missing" in err, (out, err)
     assert snapshot(d) == before
