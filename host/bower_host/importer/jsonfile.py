@@ -9,12 +9,10 @@ names``.
 
 from __future__ import annotations
 
-import json
-
 from euchre import Game, IllegalAction, Rules
 
 from bower_host.db import MAX_NAME, MAX_STARTED
-from bower_host.importer.common import ImportProblem, Item, dump_game, game_key, replay_log, iso_seconds
+from bower_host.importer.common import ImportProblem, Item, dump_game, game_key, iso_seconds, replay_log, show
 
 
 JSON_FORMAT = "bower-library-export"
@@ -31,9 +29,9 @@ def from_json(doc: dict, tick=None) -> list[Item]:
     out = []
     for i, j in enumerate(games):
         where = f"game {i + 1}"
+        if not isinstance(j, dict):
+            raise ImportProblem(f"{where} is {show(j)}, not a game (an object as Bower exports it)")
         try:
-            if not isinstance(j, dict):
-                raise ImportProblem(f"is {_show(j)}, not a game (an object as Bower exports it)")
             device, key = _name(j, "device", "a device id"), _name(j, "game_id", "a game id")
             where += f" ({device}/{key})"
             out.append(_json_game(j, device, key))
@@ -82,7 +80,7 @@ def _replayed(j: dict, variant: str, players: list) -> Game:
         try:
             game.apply(ev)
         except IllegalAction as e:
-            raise ImportProblem(f"event {n + 1} ({_show(ev)}) does not replay: {_cut(str(e))}") from None
+            raise ImportProblem(f"event {n + 1} ({show(ev)}) does not replay: {_cut(str(e))}") from None
     return game
 
 
@@ -90,7 +88,7 @@ def _started(j: dict) -> int | None:
     started = _field(j, "started", lambda v: v is None or isinstance(v, str), "a time (text)", None)
     t = iso_seconds(started)
     if started and (t is None or not 0 <= t < MAX_STARTED):
-        raise ImportProblem(f'"started" is {_show(started)}, not a time from 1970 to 2100')
+        raise ImportProblem(f'"started" is {show(started)}, not a time from 1970 to 2100')
     return t
 
 
@@ -105,7 +103,7 @@ def _field(j: dict, name: str, good, what: str, default=_MISSING):
         raise ImportProblem(f'"{name}" is missing ({what})')
     v = j[name]
     if not good(v):
-        raise ImportProblem(f'"{name}" is {_show(v)}, not {what}')
+        raise ImportProblem(f'"{name}" is {show(v)}, not {what}')
     return v
 
 
@@ -130,8 +128,3 @@ def _ints(v) -> bool:
 def _cut(text: str) -> str:
     # The engine's words, which show the value refused: at most a line of them.
     return text if len(text) <= 200 else text[:197] + "..."
-
-
-def _show(v) -> str:
-    t = json.dumps(v, ensure_ascii=False)
-    return t if len(t) <= 40 else t[:37] + "..."
