@@ -11,8 +11,8 @@ text.
 
 ::
 
-    data = read_input(path, IMPORT_LIMIT, "it")           # bytes, or InputError
-    doc = load_json(data.decode("utf-8"), MAX_JSON_DEPTH)  # a value, or InputError
+    data = read_input(path, IMPORT_LIMIT, "it")               # bytes, or InputError
+    doc = load_json(utf8_text(data, "it"), MAX_JSON_DEPTH)     # a value, or InputError
 
 The library's own files (``bower_host.db``) and the device link read their
 own way.
@@ -91,6 +91,17 @@ def read_input(path: str | os.PathLike, limit: int, what: str) -> bytes:
     if len(data) > limit:
         raise InputError(f"{what} grew past {_size(limit)} while it was read, more than bower reads")
     return data
+
+
+def utf8_text(data: bytes, what: str) -> str:
+    """``data`` as UTF-8 text.
+
+    :raises InputError: it is not; the first bad byte and its offset said.
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{what} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start:,})") from None
 
 
 def _check(st: os.stat_result, limit: int, what: str) -> None:

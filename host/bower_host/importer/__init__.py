@@ -42,7 +42,7 @@ from bower_host.db import Library, LibraryError, decode
 from bower_host.importer.common import ImportProblem, Item, from_log
 from bower_host.importer.egnfile import from_egn
 from bower_host.importer.jsonfile import JSON_FORMAT, from_json
-from bower_host.inputs import IMPORT_LIMIT, InputError, load_json, read_input
+from bower_host.inputs import IMPORT_LIMIT, InputError, load_json, read_input, utf8_text
 
 
 # ----- reading files ------------------------------------------------------------
@@ -56,7 +56,7 @@ def read_file(path: Path, device: str | None = None, tick=None) -> list[Item]:
     from bower_host.syncer import MAX_LOG_BYTES, size_text
     try:
         data = read_input(path, IMPORT_LIMIT, "it")
-        text = _text(data)
+        text = utf8_text(data, "it")
         doc = load_json(text) if text.lstrip().startswith("{") else None
     except InputError as e:
         raise ImportProblem(str(e)) from None
@@ -72,12 +72,6 @@ def read_file(path: Path, device: str | None = None, tick=None) -> list[Item]:
                             "can be (and not a JSON export or EGN file)")
     return [from_log(data, path.name, device)]
 
-
-def _text(data: bytes) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start:,})") from None
 
 
 

@@ -16,6 +16,7 @@ from euchre import IllegalAction
 from euchre import log as elog
 
 from bower_host.db import decode, replay_decoded
+from bower_host.inputs import InputError, utf8_text
 
 
 class ImportProblem(Exception):
@@ -48,9 +49,9 @@ def from_log(raw: bytes, name: str, device: str | None = None) -> Item:
 
 def replay_log(raw: bytes, what: str):
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ImportProblem(f"{what} is not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start:,})") from None
+        text = utf8_text(raw, what)
+    except InputError as e:
+        raise ImportProblem(str(e)) from None
     try:
         rp = replay_decoded(decode(text))
     except elog.LogError as e:
