@@ -9,6 +9,8 @@ names``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from euchre import Game, IllegalAction, Rules
 
 from bower_host.db import MAX_NAME, MAX_STARTED
@@ -95,7 +97,7 @@ def _started(j: dict) -> int | None:
 _MISSING = object()
 
 
-def _field(j: dict, name: str, good, what: str, default=_MISSING):
+def _field(j: dict, name: str, good, what: str, default: Any = _MISSING) -> Any:
     """``j[name]``, checked by ``good``; ``default`` when it is absent (no default: required)."""
     if name not in j and default is not _MISSING:
         return default
