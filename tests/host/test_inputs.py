@@ -183,6 +183,17 @@ def test_a_file_that_grows_while_it_is_read_is_refused(tmp_path, monkeypatch):
     assert inputs.read_input(path, 2000, "growing.log") == b"x" * 2000
 
 
+def test_a_binary_file_is_refused_by_its_first_bad_byte(tmp_path):
+    # Before: club result said "not a readable game log ('utf-8' codec can't
+    # decode byte 0x89 in position 0: invalid start byte)": Python's words.
+    f = tmp_path / "round.log"
+    f.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    db = tmp_path / "lib.sqlite3"
+    for argv in (("club", "result", "--db", db, f), ("import", "--db", db, f)):
+        rc, out, err = run(*argv)
+        assert rc == 1 and f"bower: {f}: it is not UTF-8 text (byte 0x89 at offset 0)" == err.splitlines()[0], err
+
+
 def test_a_good_log_still_imports_and_a_round_log_still_counts(tmp_path):
     log = tmp_path / "g0001.log"
     log.write_bytes(game_log("classic", 1, "g0001"))

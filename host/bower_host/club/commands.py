@@ -28,7 +28,7 @@ from bower_host.club.common import add_common_args, open_library, open_night
 from bower_host.club.roundlog import MAX_ROUNDS, MAX_TABLES, NIGHT_KEY
 from bower_host.db import writer_lock
 from bower_host.errors import CommandError, printable
-from bower_host.inputs import ROSTER_LIMIT, InputError, read_input
+from bower_host.inputs import ROSTER_LIMIT, InputError, read_input, utf8_text
 
 
 def _names(args) -> list:
@@ -137,6 +137,7 @@ def cmd_result(args) -> int:
         for name in args.files:
             try:
                 raw = read_input(name, MAX_LOG_BYTES, "it")
+                utf8_text(raw, "it")             # (attach_file would say it in Python's words)
             except InputError as e:
                 print(printable(f"bower: {name}: {e}"), file=sys.stderr)
                 failed += 1
