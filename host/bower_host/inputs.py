@@ -73,7 +73,8 @@ def read_input(path: str | os.PathLike, limit: int, what: str) -> bytes:
     """
     try:
         # stat before open: opening a device can act on it (a serial port's
-        # open resets a Pico), and O_NONBLOCK keeps a FIFO from waiting.
+        # open raises its DTR line), and O_NONBLOCK keeps a FIFO swapped in
+        # meanwhile from waiting for a writer.
         _check(os.stat(path), limit, what)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as e:
