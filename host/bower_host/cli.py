@@ -8,7 +8,8 @@ No input makes ``bower`` print a traceback: an expected failure is a
 :class:`CommandError` (one line, status 1); a file or disk error, or a
 damaged library, is reported in one line the same way; anything else is a
 bug, reported as one line asking for ``--debug`` (status 70). ``--debug``
-shows the traceback of each.
+shows the traceback of each. The line shows a control character as an
+escape (``errors.printable``): a file name cannot clear the terminal.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import argparse
 import importlib
 import sys
 
-from bower_host.errors import CommandError
+from bower_host.errors import CommandError, printable
 
 
 COMMAND_MODULES = [
@@ -40,7 +41,7 @@ class _Parser(argparse.ArgumentParser):
     <command> --help)``, with status 2 (subcommands' parsers are this class too)."""
 
     def error(self, message: str):
-        text = " ".join(message.split())
+        text = printable(" ".join(message.split()))
         if len(text) > 300:
             text = text[:300] + "..."
         self.exit(2, f"bower: {text} (see {self.prog} --help)\n")
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.debug:
             raise
         message, status = describe_error(e, _library_of(args))
-        print(f"bower: {message}", file=sys.stderr)
+        print(f"bower: {printable(message)}", file=sys.stderr)
         return status
 
 

@@ -304,8 +304,8 @@ def unpack_deal(text: str, number: int = 0) -> dict:
     s = text.rstrip("=").replace("-", "+").replace("_", "/")
     try:
         raw = base64.b64decode(s + "=" * (-len(s) % 4), validate=True)
-    except (binascii.Error, ValueError) as e:
-        raise EgnError(f"a packed deal is not valid Base64URL: {e}") from e
+    except (binascii.Error, ValueError):
+        raise EgnError("a packed deal is not valid Base64URL (its length or padding is wrong)") from None
     bits = "".join(f"{x:08b}" for x in raw)
     head = bits[:4]
     if head in ("0001", "0010", "0011"):
@@ -317,5 +317,5 @@ def unpack_deal(text: str, number: int = 0) -> dict:
             pass            # a V0 deal that happens to start like a header
     try:
         return _unpack_v0(bits, number)
-    except (IndexError, ValueError) as e:
-        raise EgnError(f"a packed deal does not decode: {e}") from e
+    except (IndexError, ValueError):
+        raise EgnError("a packed deal does not decode (its bits end early or hold a value out of range)") from None

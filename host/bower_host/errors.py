@@ -4,7 +4,8 @@ error (a leaf: it imports nothing of bower).
 ``bower_host.cli`` prints a :class:`CommandError` as ``bower: <message>``
 with status 1; command modules raise it and import it from here, never from
 the cli that loads them. :func:`os_error` says what an ``OSError`` means, by
-its errno, in one line naming the file.
+its errno, in one line naming the file; :func:`printable` makes any text
+safe to echo on a terminal.
 """
 
 from __future__ import annotations
@@ -40,8 +41,7 @@ if hasattr(errno, "EDQUOT"):
 def shown_name(name: object) -> str:
     """A file name as a message shows it: on one line (control characters
     escaped), a very long one cut in the middle."""
-    text = os.fsdecode(name) if isinstance(name, (str, bytes, os.PathLike)) else str(name)
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    text = printable(os.fsdecode(name) if isinstance(name, (str, bytes, os.PathLike)) else str(name))
     if len(text) > _SHOWN_NAME:
         half = _SHOWN_NAME // 2
         text = f"{text[:half]}...{text[-half:]} ({len(text):,} characters)"
@@ -89,3 +89,13 @@ def os_error(e: OSError) -> str:
     if e.filename2 is not None:
         where += f" (to {shown_name(e.filename2)})"
     return f"{where}: {cause}"
+
+
+def printable(text: str) -> str:
+    """``text`` safe to echo on a terminal, as one line: every character
+    that is not printable (Unicode's controls and format characters such as
+    ESC, BEL, a newline, U+202E that turns a line around, line separators,
+    surrogates) becomes a visible escape (``\\x1b``, ``\\n``, ``\\u202e``)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)    # repr's escape, unquoted

@@ -25,6 +25,8 @@ import sys
 import time
 from typing import Any, TextIO
 
+from bower_host.errors import printable
+
 #: Seconds of work before a bar appears.
 AFTER = 0.5
 
@@ -69,7 +71,7 @@ class Progress:
         """Add the bar ``key``, or change its text, count or total."""
         bar = self._bars.setdefault(key, {"description": "", "completed": 0, "total": None})
         if description is not None:
-            bar["description"] = description
+            bar["description"] = printable(description)       # a file name may hold ESC
         if completed is not None:
             bar["completed"] = completed
         if total is not None:

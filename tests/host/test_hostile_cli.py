@@ -128,7 +128,7 @@ REFUSED = [
                  "the roster binary.roster is not a text file of names (byte 0x89 at offset 0 is not UTF-8 text)",
                  id="new-roster-binary"),
     pytest.param(new("--tables", "1", "--roster", "big.roster", players=()), 1,
-                 "the roster big.roster is over 1,000 KB", id="new-roster-2mb"),
+                 "the roster big.roster is 1.9 MB, more than the 1.0 MB bower reads", id="new-roster-2mb"),
     pytest.param(new("--tables", "2", players=("A", "B", "C", "D", "E", "F", "G")), 1,
                  "7 players cannot fill 2 tables of four", id="new-players-do-not-fill-the-tables"),
     pytest.param(new("--tables", "1", players=("A", "A", "B", "C")), 1, "'A' is listed twice",

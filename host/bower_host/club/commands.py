@@ -28,24 +28,16 @@ from bower_host.club import standings as cs
 from bower_host.club.common import add_common_args, open_library, open_night
 from bower_host.club.roundlog import MAX_ROUNDS, MAX_TABLES, NIGHT_KEY
 from bower_host.db import writer_lock
-from bower_host.errors import CommandError
-
-
-MAX_ROSTER = 1_000_000          # bytes of a --roster file (64 tables of four: a few KB of names)
+from bower_host.errors import CommandError, printable
+from bower_host.inputs import ROSTER_LIMIT, InputError, read_input, utf8_text
 
 
 def _names(args) -> list:
     names = list(args.players or [])
     if args.roster:
+        data = read_input(args.roster, ROSTER_LIMIT, f"the roster {args.roster}")
         try:
-            with open(args.roster, "rb") as f:
-                data = f.read(MAX_ROSTER + 1)          # not all of /dev/zero
-            if len(data) > MAX_ROSTER:
-                raise CommandError(f"the roster {args.roster} is over {MAX_ROSTER // 1000:,} KB: a file of names, "
-                                   "one per line, is a few KB")
             text = data.decode("utf-8")
-        except OSError as e:
-            raise CommandError(f"cannot read the roster {args.roster}: {e.strerror or e}") from None
         except UnicodeDecodeError as e:
             raise CommandError(f"the roster {args.roster} is not a text file of names (byte 0x{e.object[e.start]:02x} "
                                f"at offset {e.start} is not UTF-8 text)") from None
@@ -143,22 +135,24 @@ def cmd_sheet(args) -> int:
 
 
 def cmd_result(args) -> int:
+    from bower_host.syncer import MAX_LOG_BYTES      # a round log is a game log
     failed = 0
     with writer_lock(args.db, "bower club result"), open_library(args.db, create=True) as lib:
         for name in args.files:
             try:
-                raw = Path(name).read_bytes()
-            except OSError as e:
-                print(f"bower: {name}: cannot read it: {e.strerror or e}", file=sys.stderr)
+                raw = read_input(name, MAX_LOG_BYTES, "it")
+                utf8_text(raw, "it")             # (attach_file would say it in Python's words)
+            except InputError as e:
+                print(printable(f"bower: {name}: {e}"), file=sys.stderr)
                 failed += 1
                 continue
             try:
                 a = ca.attach_file(lib, raw, Path(name).name, args.device, args.replace)
             except cn.ClubError as e:
-                print(f"bower: {name}: {e}", file=sys.stderr)
+                print(printable(f"bower: {name}: {e}"), file=sys.stderr)
                 failed += 1
                 continue
-            print(f"{name}: {a.status}: {a.message}")
+            print(printable(f"{name}: {a.status}: {a.message}"))
     if failed:
         print(f"bower: {failed} of {len(args.files)} round logs not counted", file=sys.stderr)
     return 1 if failed else 0

@@ -51,14 +51,24 @@ def sha256_file(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+#: Most bytes of a board file (hardware/board.json is under 1 KB).
+BOARD_LIMIT = 64 << 10
+
+
 def check_board(path: Path) -> dict:
     """The validated (merged) configuration of ``path``; DeployError if bad."""
     from bower import boardcfg
 
-    if not path.is_file():
+    from bower_host.inputs import InputError, load_json, read_input, utf8_text
+
+    if not path.exists():
         raise DeployError(f"board file {path} does not exist")
-    try:
+    try:    # read as every file a user names is (boardcfg.load reads it again, as the device does)
+        what = f"the board file {path}"
+        load_json(utf8_text(read_input(path, BOARD_LIMIT, what), what))
         return boardcfg.load(str(path))
+    except InputError as e:
+        raise DeployError(f"{e}; nothing was copied") from None
     except ValueError as e:
         raise DeployError(f"{path}: {e}; nothing was copied") from None
 

@@ -34,17 +34,17 @@ this module picks the reader for each file and stores what they return.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from bower_host import argtypes as at
 from bower_host import egn
-from bower_host.errors import CommandError
+from bower_host.errors import CommandError, printable
 from bower_host.db import Library, LibraryError
 from bower_host.importer.common import ImportProblem, Item, from_log
 from bower_host.importer.egnfile import from_egn
 from bower_host.importer.jsonfile import JSON_FORMAT, from_json
+from bower_host.inputs import IMPORT_LIMIT, InputError, load_json, read_input, utf8_text
 
 
 # ----- reading files ------------------------------------------------------------
@@ -55,20 +55,13 @@ def read_file(path: Path, device: str | None = None, tick=None) -> list[Item]:
 
     :raises ImportProblem: the file, or any game in it, does not import.
     """
+    from bower_host.syncer import MAX_LOG_BYTES, size_text
     try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise ImportProblem(f"cannot read it: {e.strerror or e}") from e
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ImportProblem(f"not UTF-8 text ({e.reason} at byte {e.start})") from e
-    doc = None
-    if text.lstrip().startswith("{"):
-        try:
-            doc = json.loads(text)
-        except ValueError as e:
-            raise ImportProblem(f"not valid JSON: {e}") from e
+        data = read_input(path, IMPORT_LIMIT, "it")
+        text = utf8_text(data, "it")
+        doc = load_json(text) if text.lstrip().startswith("{") else None
+    except InputError as e:
+        raise ImportProblem(str(e)) from None
     if isinstance(doc, dict) and doc.get("format") == JSON_FORMAT:
         return from_json(doc, tick)
     if isinstance(doc, dict) and doc.get("fileType", doc.get("file_type")) == egn.FILE_TYPE:
@@ -76,6 +69,9 @@ def read_file(path: Path, device: str | None = None, tick=None) -> list[Item]:
     if doc is not None:
         raise ImportProblem("a JSON file that is neither Bower's export (format bower-library-export) "
                             "nor an EGN file (fileType Euchre Game Notation)")
+    if len(data) > MAX_LOG_BYTES:
+        raise ImportProblem(f"it is {size_text(len(data))}, more than the {size_text(MAX_LOG_BYTES)} a device log "
+                            "can be (and not a JSON export or EGN file)")
     return [from_log(data, path.name, device)]
 
 
@@ -126,7 +122,7 @@ def _import(args) -> int:
             try:
                 items = checked(lib, read_file(path, args.device, tick))
             except ImportProblem as e:
-                print(f"bower: {name}: {e}", file=sys.stderr)
+                print(printable(f"bower: {name}: {e}"), file=sys.stderr)
                 failed += 1
                 bar.drop("games")
                 bar.advance("files")
@@ -136,12 +132,12 @@ def _import(args) -> int:
                     bar.set("games", f"{path.name}: storing", completed=n, total=len(items))
                 res = lib.add_log(it.raw, it.device, it.name, salvage=False)
                 if res.status == "refused":         # (checked above, under the same lock)
-                    print(f"bower: {name}: {res.message}", file=sys.stderr)
+                    print(printable(f"bower: {name}: {res.message}"), file=sys.stderr)
                     failed += 1
                     continue
-                print(f"{name}: {res.status} {res.message}")
+                print(printable(f"{name}: {res.status} {res.message}"))
                 if it.note:
-                    print(f"{name}: {it.note}")
+                    print(printable(f"{name}: {it.note}"))
             bar.drop("games")
             bar.advance("files")
     if failed:

@@ -8,6 +8,7 @@ the log from a game replayed through the engine (``replay_log``, ``apply_event``
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -15,6 +16,7 @@ from euchre import IllegalAction
 from euchre import log as elog
 
 from bower_host.db import decode, replay_decoded
+from bower_host.inputs import InputError, utf8_text
 
 
 class ImportProblem(Exception):
@@ -47,12 +49,22 @@ def from_log(raw: bytes, name: str, device: str | None = None) -> Item:
 
 def replay_log(raw: bytes, what: str):
     try:
-        rp = replay_decoded(decode(raw.decode("utf-8")))
-    except (elog.LogError, UnicodeDecodeError) as e:
+        text = utf8_text(raw, what)
+    except InputError as e:
+        raise ImportProblem(str(e)) from None
+    try:
+        rp = replay_decoded(decode(text))
+    except elog.LogError as e:
         raise ImportProblem(f"{what} does not replay: {e}") from e
     if rp.dropped:
         raise ImportProblem(f"{what} has a torn last line ({rp.dropped})")
     return rp
+
+
+def show(v) -> str:
+    """A value from a file, as JSON, cut for a message."""
+    t = json.dumps(v, ensure_ascii=False)
+    return t if len(t) <= 40 else t[:37] + "..."
 
 
 def game_key(header: dict) -> str:

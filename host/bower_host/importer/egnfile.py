@@ -14,7 +14,7 @@ import re
 from euchre import Game, Rules
 
 from bower_host import egn, egncards, egnread
-from bower_host.importer.common import ImportProblem, Item, apply_event, dump_game, iso_seconds
+from bower_host.importer.common import ImportProblem, Item, apply_event, dump_game, iso_seconds, show
 from bower_host.importer.foreign import card_deal, foreign_table_deal, recover_hands, same_cards
 
 
@@ -65,6 +65,7 @@ def from_egn(doc: dict) -> Item:
     if not deals:
         raise ImportProblem("the file has no deals")
     note = ""
+    i = 0
     try:
         first = deals[0]["initialState"]["dealer"]
         if type(first) is not int or not 0 <= first < 4:       # (true and false are not seats either)
@@ -93,10 +94,16 @@ def from_egn(doc: dict) -> Item:
                 foreign_table_deal(game, deal, i, rs, last)
     except egncards.EgnError as e:
         raise ImportProblem(str(e)) from e
-    except (KeyError, TypeError, IndexError, AttributeError) as e:
-        raise ImportProblem(f"not an EGN deal Bower can read ({type(e).__name__}: {e})") from e
+    except KeyError as e:
+        raise ImportProblem(f"deal {i}: not an EGN deal Bower can read (no {show(e.args[0])} where EGN has "
+                            "one)") from None
+    except (TypeError, IndexError, AttributeError):
+        raise ImportProblem(f"deal {i}: not an EGN deal Bower can read (a field of the wrong type, or a list "
+                            "too short)") from None
     final = md.get("finalScore")
-    if final is not None and list(final) != list(game.scores[:2]):
+    if final is not None and not (isinstance(final, list) and len(final) == 2):
+        raise ImportProblem(f"finalScore is {show(final)}, not two scores")
+    if final is not None and final != list(game.scores[:2]):
         raise ImportProblem(f"the replay ends {game.scores[0]}-{game.scores[1]}, the file's finalScore "
                             f"says {final[0]}-{final[1]}")
     gid = md.get("gameId")
@@ -110,7 +117,11 @@ def from_egn(doc: dict) -> Item:
     if bower_table:
         # The deals Bower would write for this game must be the file's.
         again = egn.from_log(raw.decode("utf-8"), table_results=True)["deals"]
-        if _strip(again) != _strip(deals):
+        try:
+            same = _strip(again) == _strip(deals)
+        except (KeyError, TypeError, IndexError, AttributeError):     # a deal without its bids
+            same = False
+        if not same:
             raise ImportProblem("its deals do not match the Bower events noted on them")
     return Item(raw, device, key, f"{key}.log", note)
 
@@ -120,7 +131,7 @@ def _start(score, rules: Rules) -> list:
     if score is None:
         return [0, 0]
     if not (isinstance(score, list) and len(score) == 2 and all(type(x) is int for x in score)):
-        raise ImportProblem(f"initialScore is {json.dumps(score)[:40]}, not two whole numbers")
+        raise ImportProblem(f"initialScore is {show(score)}, not two whole numbers")
     target = rules.winning_score
     if max(score) >= target:
         raise ImportProblem(f"the game starts at {score[0]}-{score[1]}, at or past its target of {target}: "
@@ -146,12 +157,13 @@ def _rules(rs: dict) -> Rules:
     opts["std"] = bool(rs.get("std", True))     # EGN's default: stick the dealer
     try:
         rules = Rules("classic", **opts)
-    except (TypeError, ValueError) as e:
+    except ValueError as e:            # the engine's words: "winning_score must be ..."
         raise ImportProblem(f"the ruleset is not one Bower plays: {e}") from e
     want = egn.ruleset(rules).get("loner_march_score", 4)
-    if rs.get("loner_march_score", 4) != want:
-        raise ImportProblem(f"the ruleset has loner_march_score {rs['loner_march_score']}; Bower's rules give "
-                            f"{want}" + (" (3 with partner's best)" if rules.options.get("partners_best") else ""))
+    said = rs.get("loner_march_score", 4)
+    if said != want:
+        raise ImportProblem(f"the ruleset has loner_march_score {show(said)}; Bower's rules give {want}"
+                            + (" (3 with partner's best)" if rules.options.get("partners_best") else ""))
     return rules
 
 
