@@ -20,13 +20,12 @@ own way.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import re
 import stat
 
-from bower_host.errors import CommandError
+from bower_host.errors import CommandError, os_cause
 
 #: Most bytes of a file ``bower import`` reads (a JSON export, an EGN file
 #: or a device log). Bower's JSON export takes about 7 KB a table-mode game
@@ -41,25 +40,13 @@ MAX_JSON_DEPTH = 32
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (a named pipe)"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
-_CAUSES = {
-    errno.ENOENT: "no such file", errno.EACCES: "permission denied", errno.EPERM: "permission denied",
-    errno.EISDIR: "it is a directory", errno.ENOTDIR: "a part of the path is not a directory",
-    errno.ELOOP: "too many symbolic links (a loop?)", errno.ENAMETOOLONG: "the name is too long",
-    errno.ENXIO: "no such device (a socket or a device with nothing behind it)",
-    errno.EIO: "an input/output error (a failing disk or a lost connection?)",
-}
-
-
 class InputError(CommandError):
     """A file a user named that is not read: the message says why (one line)."""
 
 
 def cause(e: OSError) -> str:
-    """The true cause of ``e`` in a few words ("no such file"), without Python's text."""
-    if e.errno in _CAUSES:
-        return _CAUSES[e.errno]
-    text = os.strerror(e.errno) if e.errno else "the system refused"
-    return text[:1].lower() + text[1:]
+    """The true cause of ``e`` in words, without Python's text (``errors.os_cause``)."""
+    return os_cause(e)
 
 
 def read_input(path: str | os.PathLike, limit: int, what: str) -> bytes:

@@ -38,7 +38,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from bower_host.db.paths import is_library_file, real_path, side_path
-from bower_host.errors import CommandError
+from bower_host.errors import CommandError, os_cause
 
 #: The name that means standard output, where a command offers it.
 STDOUT = "-"
@@ -61,36 +61,9 @@ def kind(mode: int) -> str | None:
 
 
 def cause(e: OSError, shown: str | os.PathLike) -> str:
-    """What an OSError met writing ``shown`` means, in words (no Python text)."""
-    n = e.errno
-    path = Path(shown)
-    if n == errno.ENOSPC:
-        return "the disk is full"
-    if n == errno.EDQUOT:
-        return "the disk quota is used up"
-    if n in (errno.EACCES, errno.EPERM):
-        return "permission denied"
-    if n == errno.EROFS:
-        return "it is on a read-only file system"
-    if n == errno.ENOENT:
-        return f"there is no directory {path.parent}"
-    if n == errno.ENOTDIR:
-        return f"{_not_a_directory(path)} is not a directory"
-    if n == errno.EISDIR:
-        return "it is a directory"
-    if n == errno.ENAMETOOLONG:
-        return "the name is too long"
-    if n == errno.ELOOP:
-        return "its path has a loop of symbolic links"
-    return os.strerror(n).lower() if n else "it cannot be written"
-
-
-def _not_a_directory(path: Path) -> Path:
-    # The first part of ``path`` that exists and is not a directory.
-    for p in reversed(path.parents):
-        if p != Path(".") and os.path.lexists(p) and not os.path.isdir(p):
-            return p
-    return path.parent
+    """What an OSError met writing ``shown`` means, in words (no Python
+    text): ``errors.os_cause``, the one list of causes, for the target."""
+    return os_cause(OSError(e.errno, e.strerror, os.fspath(shown)))
 
 
 def _refuse(shown, why: str) -> CommandError:

@@ -149,8 +149,8 @@ def test_a_file_that_cannot_be_opened_says_the_true_cause(tmp_path, monkeypatch,
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")
     path, said = {"missing": (tmp_path / "nope.log", "no such file"),
-                  "not-a-directory": (tmp_path / "plain" / "x.log", "a part of the path is not a directory"),
-                  "loop": (tmp_path / "a", "too many symbolic links (a loop?)"),
+                  "not-a-directory": (tmp_path / "plain" / "x.log", "/plain is a file, not a directory"),
+                  "loop": (tmp_path / "a", "too many symbolic links"),
                   "name-too-long": (tmp_path / ("x" * 300), "the name is too long"),
                   "permission": (tmp_path / "plain", "permission denied")}[case]
     if case == "permission":        # root reads any file: the system's refusal, as a user would get it
@@ -163,8 +163,9 @@ def test_a_file_that_cannot_be_opened_says_the_true_cause(tmp_path, monkeypatch,
         monkeypatch.setattr(inputs.os, "open", denied)
     for argv in _commands(tmp_path / "lib.sqlite3", path).values():
         rc, out, err = run(*argv)
-        assert rc == 1 and f"cannot read {'the roster ' + str(path) if '--roster' in argv else 'it'}: {said}" \
-            in err.splitlines()[0], (argv, err)
+        line = err.splitlines()[0]
+        assert rc == 1 and f"cannot read {'the roster ' + str(path) if '--roster' in argv else 'it'}: " in line \
+            and said in line, (argv, err)
 
 
 def test_a_file_that_grows_while_it_is_read_is_refused(tmp_path, monkeypatch):
