@@ -66,6 +66,23 @@ def cause(e: OSError, shown: str | os.PathLike) -> str:
     return os_cause(OSError(e.errno, e.strerror, os.fspath(shown)))
 
 
+def _target(path, library, option: str, give: str) -> tuple[str, Path, os.stat_result | None]:
+    # (as shown, real path, its stat or None) of a target that is not empty
+    # and not the library.
+    if path is None or str(path) == "":
+        raise CommandError(f"{option} is empty: give {give}")
+    shown = str(path)
+    real = real_path(path)
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise _refuse(shown, cause(e, shown)) from None
+    _not_the_library(real, st, library, shown)
+    return shown, real, st
+
+
 def _refuse(shown, why: str) -> CommandError:
     return CommandError(f"cannot write {shown}: {why}")
 
@@ -101,17 +118,7 @@ def check_output(path: str | os.PathLike | None, *, library: str | os.PathLike |
     :returns: the real path to write (symlinks resolved).
     :raises CommandError: one line saying why not.
     """
-    if path is None or str(path) == "":
-        raise CommandError(f"{option} is empty: give a file name")
-    shown = str(path)
-    real = real_path(path)
-    try:
-        st = os.stat(real)
-    except FileNotFoundError:
-        st = None
-    except OSError as e:
-        raise _refuse(shown, cause(e, shown)) from None
-    _not_the_library(real, st, library, shown)
+    shown, real, st = _target(path, library, option, "a file name")
     for given in inputs:
         with suppress(OSError):
             if real == real_path(given) or (st is not None and _same(st, os.stat(given))):
@@ -233,17 +240,7 @@ def check_output_dir(path: str | os.PathLike | None, *, library: str | os.PathLi
 
     :returns: its real path.
     """
-    if path is None or str(path) == "":
-        raise CommandError(f"{option} is empty: give a directory")
-    shown = str(path)
-    real = real_path(path)
-    try:
-        st = os.stat(real)
-    except FileNotFoundError:
-        st = None
-    except OSError as e:
-        raise _refuse(shown, cause(e, shown)) from None
-    _not_the_library(real, st, library, shown)
+    shown, real, st = _target(path, library, option, "a directory")
     for folder in protect:
         if _inside(real, None, folder):
             raise _refuse(shown, f"it is in {folder}, which this command must not write in")
