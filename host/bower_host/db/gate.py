@@ -35,7 +35,12 @@ MAX_LOG_BYTES = 4 << 20
 
 
 class Refused(Exception):
-    """A log the gate will not let in; ``str()`` is the reason, one line."""
+    """A log the gate will not let in; ``str()`` is the reason, one line;
+    ``where`` the game it says it is (``device/id``), when it says."""
+
+    def __init__(self, why: str, where: str | None = None):
+        super().__init__(why)
+        self.where = where
 
 
 @dataclass
@@ -85,6 +90,16 @@ def vet(raw: bytes, device: str | None, name: str, key: str | None = None, salva
         dec = decode(text, salvage=salvage)
     except elog.LogError as e:
         raise Refused(f"unreadable log: {e}") from None
+    try:
+        return _vet_decoded(raw, dec, device, name, key, salvage)
+    except Refused as e:
+        h = dec.header
+        e.where = e.where or f"{_id_shown(device or h.get('device'))}/{_id_shown(key or h.get('id'))}"
+        raise
+
+
+def _vet_decoded(raw: bytes, dec: Decoded, device: str | None, name: str, key: str | None,
+                 salvage: bool) -> Vetted:
     if not salvage and dec.dropped:
         raise Refused(f"its last line is torn ({dec.dropped})")
     header = dec.header
@@ -119,6 +134,12 @@ def vet(raw: bytes, device: str | None, name: str, key: str | None = None, salva
     if why:
         raise Refused(f"line 1: {why}")
     return Vetted(raw, hashlib.sha256(raw).hexdigest(), device, key, name, dec, rp)
+
+
+def _id_shown(v) -> str:
+    # An id as a refusal names its game: as given, on one line, cut short.
+    text = "?" if v is None or v == "" else str(v)
+    return "".join(c if c.isprintable() else "?" for c in text[:64])
 
 
 def _show(v) -> str:

@@ -201,7 +201,7 @@ class Library:
             status, gid, said = self._against_stored(v)
             write = admit(v.replay, v.device, v.key) if admit is not None else None
         except Refused as e:
-            return AddResult("refused", None, f"{where}: {e}")
+            return AddResult("refused", None, f"{e.where or where}: {e}")
         dec, rp = v.decoded, v.replay
         note = f" (torn last line dropped: {dec.dropped})" if dec.dropped else ""
         if dec.damaged:
