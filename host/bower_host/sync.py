@@ -61,56 +61,21 @@ def _open_library(path):
 
 def cmd_sync(args: argparse.Namespace) -> int:
     from bower_host.db import LibraryError, writer_lock
-    from bower_host.db.paths import default_path
+    from bower_host.db.sides import run_or_leave_nothing
 
     connect.check_port(args)
-    path = Path(args.db).expanduser() if args.db else default_path()
-    made = not os.path.exists(path)
-    library = _open_library(args.db)
-    kept = True
-    try:
-        with writer_lock(library.path, "bower sync"):
-            try:
+
+    def run() -> int:
+        library = _open_library(args.db)
+        try:
+            with writer_lock(library.path, "bower sync"):
                 return _sync_locked(args, library)
-            except CommandError:
-                # (a failed sync that stored nothing and fetched nothing)
-                kept = library.count() > 0 or _holds_files(library.path)
-                raise
-    except LibraryError as e:
-        raise CommandError(str(e)) from None
-    finally:
-        library.close()
-        if made and not kept:
-            _forget(library.path)
-
-
-def _holds_files(path: Path) -> bool:
-    # Whether the library's raw logs or unfinished downloads hold a file.
-    from bower_host.db.paths import side_path
-    return any(f.is_file() for what in ("raw", "partial") for f in side_path(path, what).rglob("*"))
-
-
-def _forget(path: Path) -> None:
-    # A library this sync made and then failed to put anything in (no
-    # device, a silent one): its file, lock and empty side folders go, so a
-    # failed sync leaves nothing behind.
-    from bower_host.db.paths import side_path
-    for p in (path, side_path(path, "lock")):
-        try:
-            p.unlink()
-        except OSError:
-            pass
-    for what in ("raw", "partial"):
-        d = side_path(path, what)
-        for sub in sorted(d.rglob("*"), reverse=True):
-            try:
-                sub.rmdir()
-            except OSError:
-                pass
-        try:
-            d.rmdir()
-        except OSError:
-            pass
+        except LibraryError as e:
+            raise CommandError(str(e)) from None
+        finally:
+            library.close()
+    # (a failed sync into a library it made, that stored and fetched nothing, leaves nothing behind)
+    return run_or_leave_nothing(args.db or os.environ.get("BOWER_DB") or None, run)
 
 
 def _sync_locked(args, library) -> int:

@@ -145,7 +145,7 @@ def test_a_file_goes_in_whole_or_not_at_all(kit, tmp_path, bower):
     f.write_text(json.dumps(doc))
     rc, out, err = bower("import", "--db", db, f)
     assert rc == 1 and out == "" and "twice" in err and "nothing stored" in err, (out, err)
-    assert _games(db) == [] and not os.path.exists(tmp_path / "lib.sqlite3.raw" / "e6614103e7" / "g0001.log")
+    assert not db.exists() and not os.path.exists(tmp_path / "lib.sqlite3.raw")      # a new library: nothing left
     # A conflicting game against the library's copy: refused on stderr, status 1.
     single = tmp_path / "a.log"
     single.write_text(a)
@@ -286,3 +286,15 @@ def test_a_dry_run_and_a_callers_refusal_write_nothing(kit, tmp_path):
         r = lib.add_log(_log(kit), None, "x.log", admit=admit)
         assert (r.status, r.message, lib.count()) == ("refused", "e6614103e7/g0001: not tonight", 0)
     assert not [p for p in tree(tmp_path / "lib.sqlite3.raw") if p.endswith(".log")]
+
+
+@pytest.mark.parametrize("command", ["import", "club result"])
+def test_a_refused_file_into_a_library_not_made_yet_leaves_nothing(kit, tmp_path, bower, command):
+    # Before: the empty library and its folders stayed behind (sync already did this).
+    bad = tmp_path / "in" / "bad.log"
+    bad.parent.mkdir()
+    bad.write_bytes(_log(kit, device="a/b"))
+    work = tmp_path / "work"
+    work.mkdir()
+    rc, out, err = bower(*command.split(), "--db", work / "new.sqlite3", bad)
+    assert rc == 1 and "bower: " in err and tree(work) == [], (err, tree(work))

@@ -135,6 +135,11 @@ def cmd_sheet(args) -> int:
 
 
 def cmd_result(args) -> int:
+    from bower_host.db.sides import run_or_leave_nothing
+    return run_or_leave_nothing(args.db, lambda: _result(args))
+
+
+def _result(args) -> int:
     from bower_host.syncer import MAX_LOG_BYTES      # a round log is a game log
     failed = 0
     with writer_lock(args.db, "bower club result"), open_library(args.db, create=True) as lib:

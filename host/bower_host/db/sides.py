@@ -14,10 +14,11 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+from contextlib import suppress
 from pathlib import Path
 
 from bower_host.db.archive import safe_name, write_atomic
-from bower_host.db.paths import side_path
+from bower_host.db.paths import real_path, side_path
 from bower_host.db.schema import BOWER_TABLES
 
 #: The side files an older bower kept in the library's directory, shared.
@@ -213,3 +214,52 @@ def _dir_files(d: Path) -> list[Path]:
         return [f for f in d.iterdir() if f.is_file()]
     except OSError:
         return []
+
+
+def run_or_leave_nothing(path: str | os.PathLike | None, run) -> int:
+    """``run()`` (a command's body, returning its status) for the library
+    ``path``; when the library did not exist before and the command failed
+    (an exception, or a status other than 0) and stored nothing in it (no
+    game, no club night, no file in its side folders), the library's file,
+    lock and empty side folders are removed again: a refused ``sync``,
+    ``import`` or ``club result`` leaves nothing behind."""
+    real = real_path(path or None)
+    made = not os.path.lexists(real)
+    ok = False
+    try:
+        status = run()
+        ok = status == 0
+        return status
+    finally:
+        if made and not ok:
+            with suppress(OSError):     # (a name the system refuses: nothing was made)
+                if not _holds_anything(real):
+                    _forget(real)
+
+
+def _holds_anything(path: Path) -> bool:
+    if any(f.is_file() for what in LEGACY_SIDES for f in side_path(path, what).rglob("*")):
+        return True
+    try:
+        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    except (sqlite3.Error, ValueError, OSError):
+        return os.path.lexists(path)
+    try:
+        return any(conn.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone() for t in ("games", "club_nights"))
+    except sqlite3.Error:
+        return os.path.lexists(path) and os.path.getsize(path) > 0
+    finally:
+        conn.close()
+
+
+def _forget(path: Path) -> None:
+    for p in (path, path.with_name(path.name + "-journal"), side_path(path, "lock")):
+        with suppress(OSError):
+            p.unlink()
+    for what in LEGACY_SIDES:
+        d = side_path(path, what)
+        for sub in sorted(d.rglob("*"), reverse=True):
+            with suppress(OSError):
+                sub.rmdir()
+        with suppress(OSError):
+            d.rmdir()

@@ -97,13 +97,18 @@ def checked(lib: Library, items: list[Item]) -> list[Item]:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    # One writer at a time, as bower sync: the library's writer lock.
+    # One writer at a time, as bower sync: the library's writer lock; a
+    # refused import into a library it made leaves nothing behind.
     from bower_host.db import writer_lock
-    try:
-        with writer_lock(args.db, "bower import"):
-            return _import(args)
-    except LibraryError as e:
-        raise CommandError(str(e)) from None
+    from bower_host.db.sides import run_or_leave_nothing
+
+    def run() -> int:
+        try:
+            with writer_lock(args.db, "bower import"):
+                return _import(args)
+        except LibraryError as e:
+            raise CommandError(str(e)) from None
+    return run_or_leave_nothing(args.db, run)
 
 
 def _import(args) -> int:
