@@ -15,6 +15,7 @@ from euchre import Game, IllegalAction, Rules
 
 from bower_host.db import MAX_NAME, MAX_STARTED
 from bower_host.importer.common import ImportProblem, Item, dump_game, game_key, iso_seconds, replay_log, show
+from bower_host.names import ID_RULE, id_problem
 
 
 JSON_FORMAT = "bower-library-export"
@@ -34,7 +35,7 @@ def from_json(doc: dict, tick=None) -> list[Item]:
         if not isinstance(j, dict):
             raise ImportProblem(f"{where} is {show(j)}, not a game (an object as Bower exports it)")
         try:
-            device, key = _name(j, "device", "a device id"), _name(j, "game_id", "a game id")
+            device, key = _id(j, "device", "a device id"), _id(j, "game_id", "a game id")
             where += f" ({device}/{key})"
             out.append(_json_game(j, device, key))
         except ImportProblem as e:
@@ -109,9 +110,9 @@ def _field(j: dict, name: str, good, what: str, default: Any = _MISSING) -> Any:
     return v
 
 
-def _name(j: dict, name: str, what: str) -> str:
-    # An id or a player's name: as a log's header takes them (bower_host.db.logs.check_header).
-    return _field(j, name, _text, f"{what} (1 to {MAX_NAME} printable characters)")
+def _id(j: dict, name: str, what: str) -> str:
+    # A device's or game's id, by the rule the library's gate applies (bower_host.names).
+    return _field(j, name, lambda v: id_problem(v) is None, f"{what} ({ID_RULE})")
 
 
 def _players(j: dict) -> list:
