@@ -279,7 +279,7 @@ def test_plot_game_in_progress_and_default_name(bower, db_path, kit, tmp_path, m
     with Image.open(tmp_path / f"bower-{gid}.png") as im:
         assert im.size == (800, 450)
     rc, _, err = bower("plot", "p1", "-o", tmp_path / "no" / "such" / "dir.png", "--db", db_path)
-    assert rc == 1 and "there is no directory" in err and "dir.png" in err
+    assert rc == 1 and "does not exist" in err and "dir.png" in err
 
 
 def test_five_handed_quick_entry_is_stored_and_exported(bower, db_path, kit, tmp_path):

@@ -238,8 +238,13 @@ def serve(db_path, key: str, host: str, port: int) -> int:
     port = sock.getsockname()[1]
     shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
     print(f"Club night {key}: http://{shown}:{port}/ (results: /results.json; Ctrl-C stops)", flush=True)
+    srv = server(db_path, key, host, port)
     try:
-        server(db_path, key, host, port).run(sockets=[sock])
+        srv.run(sockets=[sock])
     finally:
         sock.close()
+    if srv.should_exit:
+        # Stopped by Ctrl-C (or SIGTERM) whether or not uvicorn raised it
+        # again: the command ends as every bower command a signal stops.
+        raise KeyboardInterrupt
     return 0
