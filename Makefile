@@ -37,8 +37,11 @@ $(WHEELHOUSE)/.stamp: $(VENV)/.stamp
 	rm -f $(WHEELHOUSE)/bower-*.whl
 	touch $@
 
+# Two workers (pytest-xdist), each taking the next test when it is free: the
+# long tests (the UI monkeys, the flash-full sweeps) no longer run one after
+# another. `.venv/bin/pytest` alone runs the suite in one process.
 test: setup $(NODE_MP) $(WHEELHOUSE)/.stamp
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist worksteal
 
 sim: setup
 	$(VENV)/bin/bower sim
