@@ -30,6 +30,7 @@ COMMAND_MODULES = [
     "bower_host.importer",
     "bower_host.repair",
     "bower_host.club",
+    "bower_host.web",
 ]
 
 #: Exit status of an unexpected error (a bug): EX_SOFTWARE.

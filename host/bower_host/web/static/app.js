@@ -1,0 +1,332 @@
+// Bower on a phone: the page around the device. The device itself is the
+// Pico's firmware (the `bower` and `euchre` packages, compiled into
+// bower.pak) run by MicroPython's WebAssembly port through the browser board
+// `bower.webboard`, which this script calls a loop pass at a time. This
+// script owns what a Pico's board would: the screen (a canvas drawn from the
+// panel's display RAM), the four buttons (touch, mouse and keyboard), and the
+// flash (IndexedDB: every file the store writes is stored, in one
+// transaction, before the next input is read).
+
+import { loadMicroPython } from "./micropython.mjs";
+
+const HEAP = 240 * 1024;          // the Pico's free heap at boot
+const ROOT = "/flash";
+const FRAME = 1, FILES = 2, BUSY = 4, DARK = 8;
+const FORMAT = 1;                 // the layout of what this page keeps in IndexedDB
+const KEYS = { ArrowUp: 0, ArrowDown: 1, Enter: 2, " ": 2, Backspace: 3, Escape: 3 };
+const LIT = [198, 232, 255], GAP = [14, 16, 20];     // bower_host.screen's OLED_WHITE and GAP
+const IDLE_MS = 250;              // a pass this often when nothing happens (dimming, toasts)
+
+const statusLine = document.getElementById("status");
+const canvas = document.getElementById("screen");
+const say = (text) => { statusLine.textContent = text; };
+
+// ----- the flash: IndexedDB ------------------------------------------------------------
+
+function request(r) {
+  return new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+}
+
+class Flash {
+  static async open() {
+    const r = indexedDB.open("bower", 1);
+    r.onupgradeneeded = () => {
+      r.result.createObjectStore("files");
+      r.result.createObjectStore("meta");
+    };
+    const f = new Flash();
+    f.db = await request(r);
+    return f;
+  }
+
+  async meta(key) {
+    return request(this.db.transaction("meta").objectStore("meta").get(key));
+  }
+
+  async setMeta(key, value) {
+    await this.commit([], [[key, value]]);
+  }
+
+  async files() {
+    // {path: Uint8Array | "dir"}; a value of any other kind (damaged, or
+    // written by another version) is given to the store as the bytes it
+    // holds, so the device's own checks find it damaged.
+    const store = this.db.transaction("files").objectStore("files");
+    const [keys, values] = await Promise.all([request(store.getAllKeys()), request(store.getAll())]);
+    const out = new Map();
+    keys.forEach((k, i) => {
+      if (typeof k !== "string" || !k.startsWith(ROOT + "/")) return;
+      const v = values[i];
+      if (v === "dir") out.set(k, "dir");
+      else if (v instanceof Uint8Array) out.set(k, v);
+      else if (v instanceof ArrayBuffer) out.set(k, new Uint8Array(v));
+      else out.set(k, new TextEncoder().encode(typeof v === "string" ? v : JSON.stringify(v) ?? ""));
+    });
+    return out;
+  }
+
+  commit(changes, meta = []) {
+    // One transaction: resolved once it is durable ("strict": on disk, not
+    // only in the browser's memory), rejected (quota, I/O) with nothing of it kept.
+    return new Promise((resolve, reject) => {
+      const tx = this.db.transaction(["files", "meta"], "readwrite", { durability: "strict" });
+      const files = tx.objectStore("files");
+      for (const [path, value] of changes) {
+        if (value === null) files.delete(path);
+        else files.put(value, path);
+      }
+      for (const [k, v] of meta) tx.objectStore("meta").put(v, k);
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error || new Error("the transaction was aborted"));
+    });
+  }
+}
+
+async function room() {
+  // Bytes the browser lets this site keep beyond what it keeps now, less a
+  // margin for IndexedDB's own overhead: the flash's free space.
+  try {
+    const { quota, usage } = await navigator.storage.estimate();
+    return Math.max(0, Math.min(64 << 20, quota - usage - (256 << 10)));
+  } catch {
+    return 8 << 20;
+  }
+}
+
+// ----- MicroPython's filesystem ------------------------------------------------------------
+
+function mkdirs(FS, path) {
+  let cur = "";
+  for (const part of path.split("/").filter(Boolean)) {
+    cur += "/" + part;
+    if (!FS.analyzePath(cur).exists) FS.mkdir(cur);
+  }
+}
+
+function unpack(FS, pak, root) {
+  // bower.pak (firmware/lib/bowerpak.py's format): "BPAK1 INDEX DATA\n", the
+  // index ("path offset length\n" each), the modules' bytes.
+  const nl = pak.indexOf(10);
+  const [magic, ni, nd] = new TextDecoder().decode(pak.subarray(0, nl)).split(" ");
+  if (magic !== "BPAK1" || pak.length !== nl + 1 + Number(ni) + Number(nd)) throw new Error("bower.pak is damaged");
+  const data = nl + 1 + Number(ni);
+  for (const line of new TextDecoder().decode(pak.subarray(nl + 1, data)).split("\n")) {
+    if (!line) continue;
+    const [path, off, len] = line.split(" ");
+    const file = `${root}/${path}`;
+    mkdirs(FS, file.slice(0, file.lastIndexOf("/")));
+    FS.writeFile(file, pak.subarray(data + Number(off), data + Number(off) + Number(len)));
+  }
+}
+
+function restore(FS, files) {
+  mkdirs(FS, ROOT);
+  const paths = [...files.keys()].sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
+  for (const p of paths) {
+    const v = files.get(p);
+    if (v === "dir") mkdirs(FS, p);
+    else {
+      mkdirs(FS, p.slice(0, p.lastIndexOf("/")));
+      FS.writeFile(p, v);
+    }
+  }
+}
+
+function changes(FS, written) {
+  // What the store changed, as [path, Uint8Array | "dir" | null (gone)].
+  const out = [];
+  for (const p of written.split("\n")) {
+    if (!p) continue;
+    const a = FS.analyzePath(p);
+    if (!a.exists) out.push([p, null]);
+    else if (FS.isDir(a.object.mode)) out.push([p, "dir"]);
+    else out.push([p, FS.readFile(p)]);
+  }
+  return out;
+}
+
+// ----- the screen ------------------------------------------------------------------------------
+
+let scale = 1, left = 0, top = 0;
+
+function fit(redraw) {
+  // The canvas is as large as the page leaves it, in whole device pixels:
+  // its backing store is exactly the pixels it is painted on (its CSS size
+  // is that over the pixel ratio), so nothing is ever resampled, and the
+  // picture is drawn in it at the largest whole number of device pixels per
+  // OLED pixel, centred. Never blurred, at any pixel ratio.
+  const dpr = window.devicePixelRatio || 1;
+  const landscape = window.innerWidth > window.innerHeight && window.innerHeight < 560;
+  const room = landscape ? Math.min(window.innerWidth * 0.55, (window.innerHeight - 60) * 2)
+                         : Math.min(window.innerWidth - 40, 720);
+  const w = Math.max(128, Math.floor(room * dpr));
+  const h = Math.floor(w / 2);
+  canvas.width = w;
+  canvas.height = h;
+  canvas.style.width = `${w / dpr}px`;
+  canvas.style.height = `${h / dpr}px`;
+  scale = Math.max(1, Math.min(Math.floor(w / 128), Math.floor(h / 64)));
+  left = ((w - 128 * scale) / 2) | 0;
+  top = ((h - 64 * scale) / 2) | 0;
+  redraw();
+}
+
+function draw(ram, dark) {
+  // As bower_host.screen.to_image draws a screenshot: each lit pixel a
+  // scale x scale square, a dark line between pixels from scale 3 up.
+  const w = 128 * scale, h = 64 * scale;
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = "#000";
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  const img = ctx.createImageData(w, h);
+  const px = img.data;
+  const gap = scale >= 3;
+  for (let y = 0; y < h; y++) {
+    const oy = (y / scale) | 0;
+    for (let x = 0; x < w; x++) {
+      const ox = (x / scale) | 0;
+      const lit = !dark && (ram[(oy >> 3) * 128 + ox] >> (oy & 7)) & 1;
+      const line = gap && (x % scale === scale - 1 || y % scale === scale - 1);
+      const c = line ? GAP : lit ? LIT : null;
+      const i = (y * w + x) * 4;
+      px[i] = c ? c[0] : 0;
+      px[i + 1] = c ? c[1] : 0;
+      px[i + 2] = c ? c[2] : 0;
+      px[i + 3] = 255;
+    }
+  }
+  ctx.putImageData(img, left, top);
+}
+
+// ----- the device ------------------------------------------------------------------------------
+
+const ticks = () => Math.round(performance.now()) & 0x3fffffff;   // as MicroPython's ticks_ms
+
+async function boot() {
+  const flash = await Flash.open();
+  if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
+  let device = await flash.meta("device");
+  if (typeof device !== "string" || !/^[0-9a-f]{16}$/.test(device)) {
+    const b = crypto.getRandomValues(new Uint8Array(8));
+    device = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+    await flash.commit([], [["device", device], ["format", FORMAT]]);
+  }
+  const files = await flash.files();
+  const out = [];
+  const mp = await loadMicroPython({ heapsize: HEAP, linebuffer: true,
+                                     stdout: (t) => out.push(t), stderr: (t) => out.push(t) });
+  const pak = new Uint8Array(await (await fetch("bower.pak")).arrayBuffer());
+  unpack(mp.FS, pak, "/lib");
+  restore(mp.FS, files);
+  mp.runPython(`
+import sys, time
+if "/lib" not in sys.path:
+    sys.path.append("/lib")
+from bower.webboard import WebBoard
+board = WebBoard(${JSON.stringify(ROOT)}, ${JSON.stringify(device)}, time.time, ${await room()})
+`);
+  return { mp, flash, board: mp.globals.get("board"), device, out };
+}
+
+function run(device) {
+  const { mp, flash, board } = device;
+  let mask = 0;
+  let running = false, again = false, idle = null;
+  const FS = mp.FS;
+  // (what a test waits for: no pass running or due, every input stored)
+  device.settled = () => !running && !again && mask === 0;
+
+  async function pump() {
+    if (running) { again = true; return; }
+    running = true;
+    clearTimeout(idle);
+    try {
+      do {
+        again = false;
+        const flags = board.step(mask, ticks());
+        if (flags & FRAME) {
+          draw(FS.readFile("/frame"), flags & DARK);
+          device.frames = (device.frames || 0) + 1;
+        }
+        if (flags & FILES) {
+          try {
+            await flash.commit(changes(FS, board.written()));
+          } catch (e) {
+            // The browser refused to keep it (its quota): the input is lost,
+            // as a Pico's full flash would lose it; start again from what is kept.
+            say(`Storage full: the last input was not kept (${e && e.name ? e.name : e}). Restarting...`);
+            setTimeout(() => location.reload(), 1500);
+            return;
+          }
+        }
+        if (flags & BUSY) again = true;
+        if (again) await new Promise((r) => setTimeout(r, 4));
+      } while (again);
+    } finally {
+      running = false;
+    }
+    idle = setTimeout(pump, IDLE_MS);
+  }
+
+  const press = (bit, down) => {
+    const t = ticks();
+    if (down === !!(mask & (1 << bit))) return;
+    board.edge(bit, down ? 1 : 0, t);
+    mask = down ? mask | (1 << bit) : mask & ~(1 << bit);
+    if (down && navigator.vibrate) navigator.vibrate(8);
+    pump();
+  };
+  for (const b of document.querySelectorAll("#keys button")) {
+    const bit = Number(b.dataset.bit);
+    b.addEventListener("pointerdown", (e) => { e.preventDefault(); b.setPointerCapture(e.pointerId);
+                                               b.classList.add("down"); press(bit, true); });
+    const up = (e) => { e.preventDefault(); b.classList.remove("down"); press(bit, false); };
+    b.addEventListener("pointerup", up);
+    b.addEventListener("pointercancel", up);
+    b.addEventListener("contextmenu", (e) => e.preventDefault());
+  }
+  window.addEventListener("keydown", (e) => {
+    if (!(e.key in KEYS) || e.ctrlKey || e.metaKey || e.altKey) return;
+    e.preventDefault();
+    if (!e.repeat) press(KEYS[e.key], true);
+  });
+  window.addEventListener("keyup", (e) => {
+    if (e.key in KEYS) { e.preventDefault(); press(KEYS[e.key], false); }
+  });
+  window.addEventListener("blur", () => { for (let bit = 0; bit < 4; bit++) press(bit, false); });
+  const redraw = () => draw(FS.readFile("/frame"), false);
+  window.addEventListener("resize", () => fit(redraw));
+  keepAwake();
+  fit(redraw);
+  pump();
+}
+
+async function keepAwake() {
+  // The screen stays on while the page is shown (Wake Lock, where the browser has it).
+  if (!("wakeLock" in navigator)) return;
+  const take = async () => {
+    if (document.visibilityState !== "visible") return;
+    try { await navigator.wakeLock.request("screen"); } catch { /* (battery saver, permissions) */ }
+  };
+  document.addEventListener("visibilitychange", take);
+  take();
+}
+
+async function main() {
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("sw.js").catch(() => {});
+  }
+  try {
+    const device = await boot();
+    window.bower = device;        // (the tests read the device through this)
+    say(window.isSecureContext ? "" : "Plain HTTP: playing and storage work; starting offline and installing " +
+                                       "need HTTPS (or localhost).");
+    run(device);
+  } catch (e) {
+    say(`Bower could not start: ${e && e.message ? e.message.split("\n").slice(-2).join(" ") : e}`);
+    throw e;
+  }
+}
+
+main();

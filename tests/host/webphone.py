@@ -1,0 +1,139 @@
+"""The phone build under test: the site built once, served by uvicorn on
+loopback, and Debian's Chromium driven by Playwright at a phone's size with
+touch (issue 33). No browser is downloaded: Playwright launches
+``/usr/bin/chromium`` (``executable_path``); without it a test is skipped on
+a developer's machine and fails under CI (.ci/run installs it).
+
+::
+
+    with serving(site) as url, phone(browser) as page:
+        page.goto(url)
+        booted(page)
+        press(page, "ok")              # a real touch: touchStart, 60 ms, touchEnd
+        frame(page)                    # the panel's display RAM, 1,024 bytes
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
+#: As the club page's tests start it: headless, and none of Chromium's own
+#: network traffic (this machine's network is closed).
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONES = {"390x844@3": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3},
+          "412x915@2.625": {"viewport": {"width": 412, "height": 915}, "device_scale_factor": 2.625}}
+KEYS = {"up": 0, "down": 1, "ok": 2, "back": 3}
+OUT = Path(__file__).resolve().parents[2] / "build" / "test-output" / "phone"
+
+
+def need_chromium():
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing: .ci/run installs it (apt-get install -y chromium)", pytrace=False)
+        pytest.skip("no chromium (apt-get install -y chromium; .ci/run does)")
+
+
+def build_site(folder: Path) -> Path:
+    from bower_host.web import write_site
+    write_site(str(folder))
+    return folder
+
+
+@contextmanager
+def serving(folder: Path):
+    """Serve ``folder`` on a free loopback port; yields its base URL (``http://127.0.0.1:N/``)."""
+    import uvicorn
+
+    from bower_host.web import app
+    srv = uvicorn.Server(uvicorn.Config(app(folder), host="127.0.0.1", port=0, log_level="warning",
+                                        access_log=False))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    deadline = time.time() + 10
+    while not srv.started and time.time() < deadline:
+        time.sleep(0.02)
+    try:
+        yield "http://127.0.0.1:%d/" % srv.servers[0].sockets[0].getsockname()[1]
+    finally:
+        srv.should_exit = True
+        th.join(5)
+
+
+@contextmanager
+def chromium(user_data_dir: Path | None = None, **context):
+    """Playwright's Chromium (Debian's); with ``user_data_dir`` a persistent
+    profile (its IndexedDB and service worker kept on disk). Yields the context."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        opts = dict(PHONES["390x844@3"], is_mobile=True, has_touch=True)
+        opts.update(context)
+        if user_data_dir is not None:
+            ctx = p.chromium.launch_persistent_context(str(user_data_dir), executable_path=CHROMIUM, args=ARGS,
+                                                       **opts)
+            try:
+                yield ctx
+            finally:
+                ctx.close()
+        else:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                ctx = b.new_context(**opts)
+                yield ctx
+            finally:
+                b.close()
+
+
+def booted(page, timeout: float = 30):
+    """Wait until the device has drawn its first screen and is idle."""
+    page.wait_for_function("window.bower !== undefined && window.bower.settled && window.bower.settled()",
+                           timeout=timeout * 1000)
+
+
+def settle(page, timeout: float = 10):
+    page.wait_for_timeout(30)
+    page.wait_for_function("window.bower.settled()", timeout=timeout * 1000)
+
+
+def press(page, key: str, hold_ms: int = 60):
+    """A finger on ``key``'s button for ``hold_ms``, through the DevTools
+    protocol's touch input (Chromium's own touch events), then idle."""
+    box = page.locator(f"#{key}").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        page.wait_for_timeout(hold_ms)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        cdp.detach()
+    settle(page)
+
+
+def frame(page) -> bytes:
+    """The panel's display RAM as the page has it (what the canvas shows)."""
+    return bytes(page.evaluate("Array.from(window.bower.mp.FS.readFile('/frame'))"))
+
+
+def canvas_png(page) -> bytes:
+    """The canvas's own pixels (its backing store), as a PNG."""
+    import base64
+    url = page.evaluate("document.getElementById('screen').toDataURL('image/png')")
+    return base64.b64decode(url.split(",", 1)[1])
+
+
+def shot(page, name: str) -> Path:
+    """A screenshot of the page kept in build/test-output/phone/ (to look at)."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    path = OUT / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
