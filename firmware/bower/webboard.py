@@ -118,7 +118,8 @@ class _Panel:
 class _Fs:
     # The store's filesystem (os and open), noting each path it changes.
 
-    def __init__(self, room):
+    def __init__(self, root, room):
+        self.root = root
         self.room = room
         self.changed = []
 
@@ -157,7 +158,7 @@ class _Fs:
 
     def statvfs(self, path):
         free = max(0, self.room) // _BLOCK
-        total = free + _used(path) // _BLOCK + 1
+        total = free + _used(self.root) // _BLOCK + 1
         return (_BLOCK, _BLOCK, total, free, free, 0, 0, 0, 0, 255)
 
     sync = None
@@ -187,11 +188,10 @@ class _Counted:
         self._f.close()
 
 
-def _used(path):
-    # Bytes the files under ``path``'s root directory take.
-    root = "/" + path.strip("/").split("/")[0]
+def _used(root):
+    # Bytes the files under ``root`` take.
     n = 0
-    stack = [root]
+    stack = [root.rstrip("/") or "/"]
     while stack:
         d = stack.pop()
         try:
@@ -200,7 +200,10 @@ def _used(path):
             continue
         for name in names:
             p = d + "/" + name
-            st = os.stat(p)
+            try:
+                st = os.stat(p)
+            except OSError:
+                continue
             if st[0] & 0x4000:
                 stack.append(p)
             else:
@@ -218,7 +221,7 @@ class WebBoard:
         self.panel = _Panel()
         self.ram = self.panel.ram
         self.disp = Display(ssd1306.SSD1306_I2C(128, 64, self.panel, 0x3C))
-        self.fs = _Fs(room)
+        self.fs = _Fs(root, room)
         self.buttons = Buttons()
         self.info = {"version": __version__, "device": device, "board": "web", "time": time_s}
         self.store = Store(root, fs=self.fs, device=device)
