@@ -178,8 +178,20 @@ class _Counted:
         self._fs.room -= len(b)
         return self._f.write(b)
 
-    def __getattr__(self, name):
-        return getattr(self._f, name)
+    def flush(self):
+        return self._f.flush()
+
+    def seek(self, *a):
+        return self._f.seek(*a)
+
+    def tell(self):
+        return self._f.tell()
+
+    def read(self, *a):
+        return self._f.read(*a)
+
+    def close(self):
+        self._f.close()
 
     def __enter__(self):
         return self
