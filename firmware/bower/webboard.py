@@ -17,10 +17,10 @@
 # the next one is read, as on the Pico), BUSY (call again soon), DARK
 # (the panel is off) and EXPORT (the user chose "Export logs" in the
 # settings: every game's log, as a sync reads it, is in the directory
-# ``exports``, ``<game id>.log`` each, for the page to hand over). The
-# display goes through bower.display and the real ssd1306 driver into
-# _Panel, a model of the SSD1306's display RAM, so the page shows what the
-# Pico's panel would, pixel for pixel.
+# ``exports``, ``/flash.exports`` beside ``/flash``, as ``<game id>.log``,
+# for the page to hand over). The display goes through bower.display and
+# the real ssd1306 driver into _Panel, a model of the SSD1306's display
+# RAM, so the page shows what the Pico's panel would, pixel for pixel.
 #
 # Storage: the store's files live in MicroPython's filesystem under root;
 # _Fs passes the store's calls to os and notes every path it writes,
@@ -215,7 +215,7 @@ def _used(path):
 
 class WebBoard:
     def __init__(self, root, device, time_s=None, room=1 << 20, rand_below=None, frame="/frame",
-                 exports="/exports"):
+                 exports=None):
         import ssd1306
         from bower.display import Display
         from bower.store import Store
@@ -230,7 +230,7 @@ class WebBoard:
         if time_s is not None:    # (the port's time.time() is a float; a log's "started" is whole seconds)
             self.info["time"] = lambda: int(time_s())
         self.info["export"] = self._export
-        self.exports = exports
+        self.exports = exports or root.rstrip("/") + ".exports"    # (beside the flash, not in it)
         self._exporting = False
         self.store = Store(root, fs=self.fs, device=device)
         self.app = App(self.store, self.info, rand_below)

@@ -254,3 +254,54 @@ def test_each_phone_is_a_device_of_its_own_and_shares_where_it_can(site, tmp_pat
     games = _rows(db)["games"]
     assert sorted((g["device"], g["game_key"]) for g in games) == sorted([(a, "g0001"), (b, "g0001")])
     assert os.path.isfile(f"{db}.raw/{a}/g0001.log") and os.path.isfile(f"{db}.raw/{b}/g0001.log")
+
+
+def _board_press(b, key: str, t: list) -> int:
+    # A tap as the page gives it: the edges, then the loop passes while BUSY; the flags seen.
+    bit = {"up": 0, "down": 1, "ok": 2, "back": 3}[key]
+    seen = 0
+    for down in (1, 0):
+        b.edge(bit, down, t[0])
+        seen |= b.step((1 << bit) if down else 0, t[0])
+        t[0] += 60
+    for _ in range(20):
+        t[0] += 30
+        f = b.step(0, t[0])
+        seen |= f
+        if not f & 4:       # (BUSY)
+            break
+    return seen
+
+
+def test_the_board_copies_each_log_beside_the_flash_as_a_sync_reads_it(tmp_path):
+    # bower.webboard on CPython: "Export logs" copies every game's bytes as
+    # the store lists them to a sync into the directory beside the flash,
+    # emptied first, and notes no flash write.
+    from bower_host import devicesim
+    devicesim.install()
+    from bower.webboard import EXPORT, WebBoard
+    root = tmp_path / "flash"
+    root.mkdir()
+    b = WebBoard(str(root), "ab12cd34ef560000", lambda: 1763700000.25, 1 << 20, frame=None)
+    b.fs.statvfs = devicesim.HostFs(str(root)).statvfs     # (this disk's free space, not the browser's)
+    assert b.exports == f"{root}.exports"
+    t = [1000]
+    # A game started, left for another (game 1 abandoned), then the settings' "Export logs".
+    for key in ("ok ok ok ok down ok  back up ok down ok down ok  ok ok ok down ok  back down down down down down ok  "
+                "down down down down down").split():
+        _board_press(b, key, t)
+    b.written()
+    assert [(g["id"], g["state"]) for g in b.store.games()] == [("g0001", "abandoned"), ("g0002", "playing")]
+    with open(root / "games" / "g0002.log", "ab") as f:
+        f.write(b'["up H","00')              # a torn tail, as a power cut mid-append leaves
+    os.makedirs(b.exports)
+    (Path(b.exports) / "old.log").write_bytes(b"from the last export")
+    assert _board_press(b, "ok", t) & EXPORT
+    assert b.written() == ""
+    got = {n: (Path(b.exports) / n).read_bytes() for n in os.listdir(b.exports)}
+    listed = {g["id"] + ".log": b.store.read(g["id"], 0, g["size"]) for g in b.store.games()}
+    assert sorted(got) == ["g0001.log", "g0002.log"] and got == listed
+    # (the game in play is listed whole, torn tail and all, as LIST gives it to a sync, whose host drops the tail)
+    assert got["g0002.log"] == (root / "games" / "g0002.log").read_bytes()
+    assert b'"started": 1763700000,' in got["g0001.log"]       # whole seconds, as the library takes them
+    assert not _board_press(b, "down", t) & EXPORT

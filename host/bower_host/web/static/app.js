@@ -201,8 +201,6 @@ function draw(ram, dark) {
 
 // ----- logs leave the phone -----------------------------------------------------------------
 
-const EXPORTS = "/exports";       // where the board copies each game's log (bower.webboard)
-
 function zip(members) {
   // A zip archive of [name, Uint8Array] members, stored (not compressed:
   // the logs are small, and any unzip and `bower import` read it).
@@ -246,9 +244,9 @@ async function exportLogs(device) {
   // as a sync reads it, in one zip (DEVICE/GAME.log each, as `bower import`
   // reads it): handed to another app where the browser can share such a
   // file (Web Share), else downloaded.
-  const FS = device.mp.FS;
-  const members = FS.readdir(EXPORTS).filter((n) => n.endsWith(".log")).sort()
-    .map((n) => [`${device.device}/${n}`, FS.readFile(`${EXPORTS}/${n}`)]);
+  const FS = device.mp.FS, dir = device.board.exports;    // (where the board copied each game's log)
+  const members = FS.readdir(dir).filter((n) => n.endsWith(".log")).sort()
+    .map((n) => [`${device.device}/${n}`, FS.readFile(`${dir}/${n}`)]);
   if (members.length > 0xffff) throw new Error(`${members.length} games are more than one zip archive holds`);
   const stamp = new Date().toISOString().slice(0, 16).replace(/[-:]/g, "").replace("T", "-");
   const name = `bower-${device.device}-${stamp}.zip`;
