@@ -14,10 +14,13 @@
 #
 # step() returns FRAME (the panel's RAM changed: draw it), FILES (files were
 # written: store them before the next step, so an input is durable before
-# the next one is read, as on the Pico), BUSY (call again soon) and DARK
-# (the panel is off). The display goes through bower.display and the real
-# ssd1306 driver into _Panel, a model of the SSD1306's display RAM, so the
-# page shows what the Pico's panel would, pixel for pixel.
+# the next one is read, as on the Pico), BUSY (call again soon), DARK
+# (the panel is off) and EXPORT (the user chose "Export logs" in the
+# settings: every game's log, as a sync reads it, is in the directory
+# ``exports``, ``/flash.exports`` beside ``/flash``, as ``<game id>.log``,
+# for the page to hand over). The display goes through bower.display and
+# the real ssd1306 driver into _Panel, a model of the SSD1306's display
+# RAM, so the page shows what the Pico's panel would, pixel for pixel.
 #
 # Storage: the store's files live in MicroPython's filesystem under root;
 # _Fs passes the store's calls to os and notes every path it writes,
@@ -36,9 +39,11 @@ FRAME = 1
 FILES = 2
 BUSY = 4
 DARK = 8
+EXPORT = 16
 
 _BLOCK = 4096
 _GC_IDLE_MS = 120
+_CHUNK = 512        # bytes of a log read at a time for an export (as the link's READ)
 
 
 class _Panel:
@@ -224,7 +229,8 @@ def _used(root):
 
 
 class WebBoard:
-    def __init__(self, root, device, time_s=None, room=1 << 20, rand_below=None, frame="/frame"):
+    def __init__(self, root, device, time_s=None, room=1 << 20, rand_below=None, frame="/frame",
+                 exports=None):
         import ssd1306
         from bower.display import Display
         from bower.store import Store
@@ -236,6 +242,11 @@ class WebBoard:
         self.fs = _Fs(root, room)
         self.buttons = Buttons()
         self.info = {"version": __version__, "device": device, "board": "web", "time": time_s}
+        if time_s is not None:    # (the port's time.time() is a float; a log's "started" is whole seconds)
+            self.info["time"] = lambda: int(time_s())
+        self.info["export"] = self._export
+        self.exports = exports or root.rstrip("/") + ".exports"    # (beside the flash, not in it)
+        self._exporting = False
         self.store = Store(root, fs=self.fs, device=device)
         self.app = App(self.store, self.info, rand_below)
         self.frame = frame
@@ -261,6 +272,36 @@ class WebBoard:
         out = "\n".join(self.fs.changed)
         self.fs.changed = []
         return out
+
+    def _export(self):
+        # Settings' "Export logs": the logs are copied at the end of this
+        # pass (step); returns how many games there are.
+        n = self.store.count()
+        self._exporting = n > 0
+        return n
+
+    def _copy_logs(self):
+        # Each game's log, as much of it as the store lists (what a sync
+        # reads), into ``exports`` (emptied first), outside the flash.
+        d = self.exports
+        try:
+            old = os.listdir(d)
+        except OSError:
+            os.mkdir(d)
+            old = ()
+        for name in old:
+            os.remove(d + "/" + name)
+        st = self.store
+        for e in st.each():
+            gid, size = e[0], e[1]
+            with open(d + "/" + gid + ".log", "wb") as f:
+                at = 0
+                while at < size:
+                    b = st.read(gid, at, min(_CHUNK, size - at))
+                    if not b:
+                        break
+                    f.write(b)
+                    at += len(b)
 
     def set_room(self, room):
         self.fs.room = room
@@ -295,6 +336,10 @@ class WebBoard:
                 gc.collect()
             busy = True
         flags = 0
+        if self._exporting:
+            self._exporting = False
+            self._copy_logs()
+            flags |= EXPORT
         if self.panel.changed:
             self.panel.changed = False
             self._put_frame()
