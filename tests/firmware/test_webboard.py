@@ -74,6 +74,7 @@ class Twin:
         from bower_host.simdevice import Device
         self.k = {"up": K.UP, "down": K.DOWN, "ok": K.OK, "back": K.BACK}
         self.dev = Device(str(flash), rand_below=random.Random(7).randrange)
+        self.dev.info["export"] = self.dev.store.count     # Settings lists "Export logs", as the phone's
         self.t = 1000
 
     def press(self, key):
