@@ -139,7 +139,7 @@ def _lan_address() -> str | None:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("web", help="Bower on a phone: the device as a static web site",
                        description="The device's very firmware in a browser, offline and installable. "
-                                   "See the README's \"Bower on a phone\".")
+                                   "See \"Bower on a phone\" in docs/TOUR.md.")
     ws = p.add_subparsers(dest="web_command", required=True)
     q = ws.add_parser("build", help="write the site to a directory (any static HTTPS host serves it)")
     q.add_argument("-o", "--output", metavar="DIR", required=True, help="the directory to write it in")
