@@ -79,7 +79,7 @@ def app(folder: Path):
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from bower_host.club.web import ServeError, listen
+    from bower_host.serving import ServeError, listen, run, shown_host
     import uvicorn
 
     with tempfile.TemporaryDirectory(prefix="bower-web-") as tmp:
@@ -93,8 +93,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except ServeError as e:
             raise CommandError(str(e)) from None
         port = sock.getsockname()[1]
-        shown = ("localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else
-                 f"[{args.host}]" if ":" in args.host else args.host)
+        shown = "localhost" if args.host == "127.0.0.1" else shown_host(args.host)   # (a secure context too)
         print(f"Bower on a phone: http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
         lan = _lan_address() if args.host in ("0.0.0.0", "::") else None
         if lan:
@@ -103,14 +102,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print("Over plain HTTP from another machine, Bower plays and keeps its games, but starting offline "
                   "and installing need HTTPS: serve the build (bower web build) from an HTTPS host for that.",
                   flush=True)
-        server = uvicorn.Server(uvicorn.Config(app(folder), log_level="warning", access_log=False))
-        try:
-            server.run(sockets=[sock])
-        finally:
-            sock.close()
-        if server.should_exit:
-            raise KeyboardInterrupt
-    return 0
+        return run(uvicorn.Server(uvicorn.Config(app(folder), log_level="warning", access_log=False)), sock)
 
 
 def _check_build(folder: Path) -> None:
