@@ -105,7 +105,7 @@ def about(app):
     used, free = app.store.usage()
     lines = ["Bower " + info.get("version", "?"), "Euchre scorekeeper", "",
              "Device id:", info.get("device", "?"), "",
-             "Games: %dK used" % (used // 1024), "Free: %dK" % _free_k(app.store, free)]
+             "Games: " + _kb(used // 1024) + " used", "Free: " + _kb(_free_k(app.store, free))]
     return Message("About", lines)
 
 
@@ -115,6 +115,12 @@ def _free_k(st, free=None):
     if free is None:
         free = st.usage()[1]
     return max(0, free - st.low) // 1024
+
+
+def _kb(k):
+    # A size in at most five characters (a row's value): a Pico's flash in
+    # K, a browser's storage (gigabytes) in M.
+    return "%dK" % k if k < 10000 else "%dM" % (k // 1024)
 
 
 # ----- new game --------------------------------------------------------------
@@ -506,7 +512,7 @@ def settings(app):
              (_row("Dim after", _secs(s["dim_s"])), "dim_s"),
              (_row("Off after", _secs(s["off_s"])), "off_s"),
              ("Button test", "test"),
-             (_row("Free space", "%dK" % _free_k(app.store)), "storage"),
+             (_row("Free space", _kb(_free_k(app.store))), "storage"),
              (gfx.fit(_row("Version", app.info.get("version", "?")), "Version..."), "about"),
              (gfx.fit("Id " + app.info.get("device", "?"), "Device id..."), "about")]
     if app.info.get("export"):      # a board that can hand its logs to the user (the browser's)
@@ -564,7 +570,7 @@ def storage(app, why, retry=None):
     # "Not synced" counts the game in play too; only games that are over
     # can be deleted.
     st = app.store
-    info = [why or "Free: %dK" % _free_k(st), "Not synced: %d" % st.unsynced(0),
+    info = [why or "Free: " + _kb(_free_k(st)), "Not synced: %d" % st.unsynced(0),
             "Sync to make", "room: bower sync"]
     items = [("Try again", "retry")] if retry else []
     if st.unsynced():

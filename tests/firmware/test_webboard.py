@@ -184,3 +184,18 @@ def test_a_write_past_the_browsers_room_fails_as_a_full_flash_does(tmp_path):
 def _screen_words(board) -> str:
     from bower_host.screentext import rows
     return " ".join(text for text, _ in rows(board.app))
+
+
+def test_a_browsers_storage_fits_the_settings_row(tmp_path):
+    # A phone's storage is gigabytes: the free space shows in M where K
+    # would be more digits than the row has (a Pico's flash stays in K).
+    board = WebBoard(str(tmp_path / "mem"), "0123456789abcdef", lambda: 1763700000, 3 << 30, frame=None)
+    phone = Phone.__new__(Phone)
+    phone.board, phone.root, phone.kept, phone.t = board, str(tmp_path / "mem"), str(tmp_path / "kept"), 5000
+    os.makedirs(phone.kept)
+    for key in ("down", "ok"):
+        phone.press(key)
+    from bower_host.screentext import rows
+    free = [text for text, _ in rows(board.app) if text.startswith("Free space")]
+    assert free == ["Free space 3071M"], free
+    assert all(len(text) <= 16 for text, _ in rows(board.app))
