@@ -69,23 +69,24 @@ def serving(folder: Path):
 
 
 @contextmanager
-def chromium(user_data_dir: Path | None = None, **context):
+def chromium(user_data_dir: Path | None = None, args: tuple[str, ...] = (), **context):
     """Playwright's Chromium (Debian's); with ``user_data_dir`` a persistent
-    profile (its IndexedDB and service worker kept on disk). Yields the context."""
+    profile (its IndexedDB and service worker kept on disk); ``args`` more
+    command-line switches. Yields the context."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         opts = dict(PHONES["390x844@3"], is_mobile=True, has_touch=True)
         opts.update(context)
         if user_data_dir is not None:
-            ctx = p.chromium.launch_persistent_context(str(user_data_dir), executable_path=CHROMIUM, args=ARGS,
-                                                       **opts)
+            ctx = p.chromium.launch_persistent_context(str(user_data_dir), executable_path=CHROMIUM,
+                                                       args=[*ARGS, *args], **opts)
             try:
                 yield ctx
             finally:
                 ctx.close()
         else:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            b = p.chromium.launch(executable_path=CHROMIUM, args=[*ARGS, *args])
             try:
                 ctx = b.new_context(**opts)
                 yield ctx

@@ -204,6 +204,9 @@ function draw(ram, dark) {
 const ticks = () => Math.round(performance.now()) & 0x3fffffff;   // as MicroPython's ticks_ms
 
 async function boot() {
+  // The build's version, through the service worker like every file (for
+  // the tests and for a bug report; nothing the device draws shows it).
+  const version = fetch("version.json").then((r) => r.json()).then((v) => v.version).catch(() => null);
   const flash = await Flash.open();
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
   let device = await flash.meta("device");
@@ -226,7 +229,7 @@ if "/lib" not in sys.path:
 from bower.webboard import WebBoard
 board = WebBoard(${JSON.stringify(ROOT)}, ${JSON.stringify(device)}, time.time, ${await room()})
 `);
-  return { mp, flash, board: mp.globals.get("board"), device, out };
+  return { mp, flash, board: mp.globals.get("board"), device, out, version: await version };
 }
 
 function run(device) {
