@@ -198,3 +198,16 @@ def test_a_new_version_is_taken_on_the_next_start_never_in_the_middle_of_a_game(
         assert frame(page) == twin.ram(), "the game in progress is not on the new version's screen"
         _play(page, twin, TOUR[14:], 14)
         shot(page, "new-version-game-over")
+
+
+def test_a_name_the_build_does_not_hold_is_not_found_not_a_server_error(tmp_path):
+    import urllib.error
+    import urllib.request
+
+    (tmp_path / "index.html").write_text("<!doctype html>")
+    with serving(tmp_path) as url:
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(url + "favicon.ico", timeout=10)
+        assert e.value.code == 404
+        with urllib.request.urlopen(url, timeout=10) as r:
+            assert r.status == 200

@@ -52,7 +52,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 def app(folder: Path):
     """The ASGI app serving ``folder``: every file with its type; ``sw.js``
     and the page never cached by the browser's HTTP cache (the service
-    worker decides), the rest for a day."""
+    worker decides), the rest for a day; a name it does not hold, 404."""
+    from starlette.exceptions import HTTPException
+    from starlette.responses import PlainTextResponse
     from starlette.staticfiles import StaticFiles
 
     for ext, kind in TYPES.items():
@@ -69,7 +71,10 @@ def app(folder: Path):
                 message["headers"] = [h for h in message["headers"] if h[0].lower() != b"cache-control"]
                 message["headers"].append((b"cache-control", keep.encode()))
             await send(message)
-        await files(scope, receive, headers)
+        try:
+            await files(scope, receive, headers)
+        except HTTPException as e:     # (StaticFiles alone leaves it to an app around it)
+            await PlainTextResponse(e.detail, status_code=e.status_code)(scope, receive, send)
     return serve
 
 
