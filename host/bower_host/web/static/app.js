@@ -16,6 +16,8 @@ const FORMAT = 1;                 // the layout of what this page keeps in Index
 const KEYS = { ArrowUp: 0, ArrowDown: 1, Enter: 2, " ": 2, Backspace: 3, Escape: 3 };
 const LIT = [198, 232, 255], GAP = [14, 16, 20];     // bower_host.screen's OLED_WHITE and GAP
 const IDLE_MS = 250;              // a pass this often when nothing happens (dimming, toasts)
+const FULL_KEY = "bower.full";    // (sessionStorage) the browser refused a commit in this tab: full
+const SAID_KEY = "bower.said";    // (sessionStorage) what the page said before it started again
 
 const statusLine = document.getElementById("status");
 const canvas = document.getElementById("screen");
@@ -83,9 +85,18 @@ class Flash {
   }
 }
 
+let full = false;                 // the browser refused a commit this session: its storage is full
+
 async function room() {
   // Bytes the browser lets this site keep beyond what it keeps now, less a
-  // margin for IndexedDB's own overhead: the flash's free space.
+  // margin for IndexedDB's own overhead: the flash's free space, read again
+  // after each commit. Only an upper bound: Chromium's estimate() gives a
+  // quota of the usage plus 10 GiB whatever the real one is, so the one
+  // sure sign of a full storage is a commit it refuses; from then on, for
+  // the rest of the session (the tab's: a reload too), the room is 0 (a
+  // removal does not give room back either, until the browser compacts).
+  try { full = full || !!sessionStorage.getItem(FULL_KEY); } catch { /* (no sessionStorage: this page's word) */ }
+  if (full) return 0;
   try {
     const { quota, usage } = await navigator.storage.estimate();
     return Math.max(0, Math.min(64 << 20, quota - usage - (256 << 10)));
@@ -235,12 +246,36 @@ board = WebBoard(${JSON.stringify(ROOT)}, ${JSON.stringify(device)}, time.time, 
 function run(device) {
   const { mp, flash, board } = device;
   let mask = 0;
-  let running = false, again = false, idle = null;
+  let running = false, again = false, idle = null, halted = false;
   const FS = mp.FS;
   // (what a test waits for: no pass running or due, every input stored)
-  device.settled = () => !running && !again && mask === 0;
+  device.settled = () => !running && !again && !halted && mask === 0;
+
+  function refused(e) {
+    // The browser did not keep the last step's files (its storage full, or
+    // an I/O error): the device must not go on believing that input kept.
+    // Nothing more is read; the page starts again on what the flash keeps,
+    // as after a power cut (that input lost), and, the storage full,
+    // knowing it: the device's own "Storage full" path from then on (room
+    // 0). (A reload: MicroPython's port keeps its proxies in globals, so a
+    // second one in the same page corrupts the first's memory.)
+    halted = true;
+    const quota = e && e.name === "QuotaExceededError";
+    const why = quota ? "Storage full: the last input was not kept."
+                      : `The last input was not kept (${e && e.name ? e.name : e}).`;
+    try {
+      if (quota) sessionStorage.setItem(FULL_KEY, "1");
+      sessionStorage.setItem(SAID_KEY, why);
+    } catch {
+      say(`${why} Reload the page to go on.`);     // (no reload that would only refuse again)
+      return;
+    }
+    say(`${why} Starting again...`);
+    location.reload();
+  }
 
   async function pump() {
+    if (halted) return;
     if (running) { again = true; return; }
     running = true;
     clearTimeout(idle);
@@ -256,16 +291,18 @@ function run(device) {
           try {
             await flash.commit(changes(FS, board.written()));
           } catch (e) {
-            // The browser refused to keep it (its quota): the input is lost,
-            // as a Pico's full flash would lose it; start again from what is kept.
-            say(`Storage full: the last input was not kept (${e && e.name ? e.name : e}). Restarting...`);
-            setTimeout(() => location.reload(), 1500);
+            refused(e);
             return;
           }
+          board.set_room(await room());
         }
         if (flags & BUSY) again = true;
         if (again) await new Promise((r) => setTimeout(r, 4));
       } while (again);
+    } catch (e) {
+      halted = true;
+      say(`Bower stopped: ${e && e.message ? e.message.split("\n").slice(-2).join(" ") : e}`);
+      throw e;
     } finally {
       running = false;
     }
@@ -274,7 +311,7 @@ function run(device) {
 
   const press = (bit, down) => {
     const t = ticks();
-    if (down === !!(mask & (1 << bit))) return;
+    if (halted || down === !!(mask & (1 << bit))) return;
     board.edge(bit, down ? 1 : 0, t);
     mask = down ? mask | (1 << bit) : mask & ~(1 << bit);
     if (down && navigator.vibrate) navigator.vibrate(8);
@@ -323,8 +360,10 @@ async function main() {
   try {
     const device = await boot();
     window.bower = device;        // (the tests read the device through this)
-    say(window.isSecureContext ? "" : "Plain HTTP: playing and storage work; starting offline and installing " +
-                                       "need HTTPS (or localhost).");
+    let said = null;
+    try { said = sessionStorage.getItem(SAID_KEY); sessionStorage.removeItem(SAID_KEY); } catch { /* (none) */ }
+    say(said || (window.isSecureContext ? "" : "Plain HTTP: playing and storage work; starting offline and " +
+                                                "installing need HTTPS (or localhost)."));
     run(device);
   } catch (e) {
     say(`Bower could not start: ${e && e.message ? e.message.split("\n").slice(-2).join(" ") : e}`);
