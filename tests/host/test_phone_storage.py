@@ -11,15 +11,29 @@ starts only with room for it; nothing kept is lost; the page is never blank.
 Chromium's navigator.storage.estimate() does not tell a full storage: its
 quota is the usage plus 10 GiB whatever the real quota is (checked here), so
 a refused commit is the page's one sure sign.
+
+Damaged or foreign storage (random bytes in a log, a value of another type,
+a file the store does not know, another version's "format" or database
+version, a missing directory entry, a truncated log, a file where a
+directory is), as hypothesis's invariants over a handful of examples, each
+a browser start: the page boots to the screen the simulator shows on a
+flash holding what the page gives the store, and every game that was whole
+is still listed, its log kept byte for byte.
 """
 
 from __future__ import annotations
 
 import base64
+import json
+import re
 import shutil
+import tempfile
+import zlib
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from test_phone import TOUR, Twin
 from webphone import (booted, build_site, chromium, frame, need_chromium, press, serving, shot, touch_end,
@@ -282,3 +296,164 @@ def test_a_full_quota_takes_the_devices_storage_full_path_and_loses_nothing_kept
         assert lit(page)
         assert frame(page) == Twin(to_dir(get_flash(page), tmp_path / "reloaded", device)).ram()
         assert _logs(get_flash(page)) == _logs(now)
+
+
+# ----- damaged or foreign storage ---------------------------------------------------------
+
+def _base(scratch: Path) -> tuple[dict, str]:
+    # The flash the damage is done to (made once): two finished Classic
+    # games and a third in play.
+    flash = scratch / "base"
+    if not flash.exists():
+        twin = Twin(flash)
+        for key in GAME * 2 + TOUR[:12]:
+            twin.press(key)
+    return flash_files(flash), (flash / "sim-device-id").read_text().strip()
+
+
+_FILES = ["/flash/games/g0001.log", "/flash/games/g0002.log", "/flash/games/g0003.log", "/flash/settings",
+          "/flash/games/g0003.ck", "/flash/games/g0002.st"]
+_VALUES = st.one_of(st.integers(-2**40, 2**40), st.text(max_size=12), st.none(), st.booleans(),
+                    st.lists(st.integers(0, 255), max_size=4),
+                    # (keys that JSON.stringify and json.dumps put alike: no digits
+                    # first, no escapes)
+                    st.dictionaries(st.text("abc", max_size=4), st.integers(-2**40, 2**40), max_size=2))
+_UNKNOWN = ["/flash/zz", "/flash/games/g12.log", "/flash/games/gX001.log", "/flash/games/g0009.log",
+            "/flash/games/g0003.tmp", "/flash/past/g0001.log", "/flash/past.idx", "/flash/settings.tmp"]
+DAMAGE = st.one_of(
+    st.tuples(st.just("bytes"), st.sampled_from(_FILES), st.floats(0, 1), st.binary(min_size=1, max_size=40)),
+    st.tuples(st.just("truncate"), st.sampled_from(_FILES), st.floats(0, 1)),
+    st.tuples(st.just("value"), st.sampled_from(_FILES), _VALUES),
+    st.tuples(st.just("unknown"), st.sampled_from(_UNKNOWN), st.binary(max_size=60)),
+    st.tuples(st.just("format"), st.one_of(st.integers(), st.text(max_size=6))),
+    st.tuples(st.just("nodir"), st.just("/flash/games")),
+    st.tuples(st.just("dirfile"), st.just("/flash/games"), st.binary(max_size=8)),
+    st.tuples(st.just("newer"), st.integers(2, 9)),
+)
+
+
+def _damage(files: dict, meta: dict, kinds) -> tuple[dict, dict, int]:
+    # The flash with the damage done: (files, meta, the database's version).
+    files, meta, version = dict(files), dict(meta), 1
+    for d in kinds:
+        kind, rest = d[0], d[1:]
+        if kind == "bytes":
+            path, at, junk = rest
+            b = files[path]
+            i = int(at * len(b))
+            files[path] = b[:i] + junk + b[i + len(junk):]
+        elif kind == "truncate":
+            path, at = rest
+            files[path] = files[path][:int(at * (len(files[path]) - 1))]
+        elif kind in ("value", "unknown"):
+            files[rest[0]] = rest[1]
+        elif kind == "format":
+            meta["format"] = rest[0]
+        elif kind == "nodir":
+            files.pop(rest[0], None)
+        elif kind == "dirfile":
+            files[rest[0]] = rest[1]
+        elif kind == "newer":
+            version = rest[0]
+    return files, meta, version
+
+
+def as_the_store_sees(files: dict) -> dict:
+    """What app.js gives the store of ``files``: a file's bytes; a value of
+    another type as its text (a string) or JSON; a name that is not under
+    /flash, or has an empty, "." or ".." part, left out; a file where a
+    directory is (another file is under it) left out: the directory wins."""
+    out: dict = {}
+    for k, v in files.items():
+        if not isinstance(k, str) or not k.startswith("/flash/") or any(
+                p in ("", ".", "..") for p in k.split("/")[2:]):
+            continue
+        if v is None or isinstance(v, bytes):
+            out[k] = v
+        elif isinstance(v, str) and v == "dir":
+            out[k] = None
+        else:
+            out[k] = (v if isinstance(v, str) else json.dumps(v, separators=(",", ":"), ensure_ascii=False)).encode()
+    dirs = {k[:i] for k in out for i in range(len("/flash"), len(k)) if k[i] == "/"}
+    return {k: v for k, v in out.items() if not (v is not None and k in dirs)}
+
+
+def _listing(page) -> list:
+    page.evaluate("""() => window.bower.mp.runPython(
+        "import json\\n_games = json.dumps([[g['id'], g['size'], g['crc'], g['state'], g['synced']]"
+        + " for g in board.store.games()])")""")
+    return json.loads(page.evaluate("window.bower.mp.globals.get('_games')"))
+
+
+def _said(page) -> tuple[list[str], str]:
+    # The store's warnings and the note on the screen.
+    page.evaluate("""() => window.bower.mp.runPython(
+        "import json\\n_said = json.dumps([board.store.warnings, board.app.toast])")""")
+    said, toast = json.loads(page.evaluate("window.bower.mp.globals.get('_said')"))
+    return said, toast
+
+
+def _reason(warning: str) -> str:
+    # A warning without the text of the exception behind it.
+    return re.sub(r"^(g\d+) .*: not resumed$", r"\1 ...: not resumed", warning)
+
+
+_SHOT: set = set()
+
+
+@pytest.fixture(scope="module")
+def phone(site):
+    with chromium() as ctx:
+        yield ctx
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    return tmp_path_factory.mktemp("damaged")
+
+
+@settings(max_examples=4, derandomize=True, deadline=None)
+@example(kinds=[("bytes", "/flash/games/g0002.log", 0.5, bytes(range(200, 240)))])
+@example(kinds=[("truncate", "/flash/games/g0003.log", 0.7)])
+@example(kinds=[("value", "/flash/games/g0001.log", {"a": 1}), ("value", "/flash/settings", 7)])
+@example(kinds=[("unknown", "/flash/games/g0009.log", b"\xff\x00garbage"), ("unknown", "/flash/zz", b"")])
+@example(kinds=[("format", 2)])
+@example(kinds=[("nodir", "/flash/games")])
+@example(kinds=[("dirfile", "/flash/games", b"x")])
+@example(kinds=[("newer", 3)])
+@given(kinds=st.lists(DAMAGE, min_size=1, max_size=3))
+def test_damaged_or_foreign_storage_takes_the_damaged_flash_path_and_keeps_every_whole_game(site, phone, scratch,
+                                                                                             kinds):
+    base, device = _base(scratch)
+    files, meta, version = _damage(base, {"device": device, "format": 1}, kinds)
+    page = phone.new_page()
+    try:
+        page.goto(site + "version.json")
+        put_flash(page, files, device, meta["format"], version)
+        page.goto(site)
+        booted(page)
+        assert lit(page), page.locator("#status").inner_text()
+        seen = as_the_store_sees(files)
+        twin = Twin(to_dir(seen, Path(tempfile.mkdtemp(prefix="twin-", dir=scratch)), device))
+        # The device's own words for the damage (MicroPython's exceptions
+        # carry other text than CPython's) on the twin's screen.
+        said, toast = _said(page)
+        assert [_reason(w) for w in said] == [_reason(w) for w in twin.dev.store.warnings], kinds
+        twin.dev.app.toast = toast
+        twin.dev.app.dirty = True
+        twin.dev.flush()
+        assert frame(page) == twin.ram(), f"{kinds}: not the screen the simulator shows for this flash"
+        listed = _listing(page)
+        assert listed == [[g["id"], g["size"], g["crc"], g["state"], g["synced"]] for g in twin.dev.store.games()]
+        kept = get_flash(page)
+        for path, b in base.items():
+            if path.endswith(".log") and seen.get(path) == b:       # a whole game
+                gid = path.rsplit("/", 1)[1][:-4]
+                assert [gid, len(b), "%08x" % zlib.crc32(b)] in [g[:3] for g in listed], f"{gid} not listed whole"
+                assert b in (kept.get(f"/flash/games/{gid}.log"), kept.get(f"/flash/past/{gid}.log")), f"{gid} lost"
+        for d in kinds:
+            if d[0] not in _SHOT:
+                _SHOT.add(d[0])
+                shot(page, f"damaged-{d[0]}")
+    finally:
+        page.close()

@@ -12,7 +12,7 @@ import { loadMicroPython } from "./micropython.mjs";
 const HEAP = 240 * 1024;          // the Pico's free heap at boot
 const ROOT = "/flash";
 const FRAME = 1, FILES = 2, BUSY = 4, DARK = 8;
-const FORMAT = 1;                 // the layout of what this page keeps in IndexedDB
+const FORMAT = 1;                 // the layout of what this page keeps in IndexedDB (another value: read alike)
 const KEYS = { ArrowUp: 0, ArrowDown: 1, Enter: 2, " ": 2, Backspace: 3, Escape: 3 };
 const LIT = [198, 232, 255], GAP = [14, 16, 20];     // bower_host.screen's OLED_WHITE and GAP
 const IDLE_MS = 250;              // a pass this often when nothing happens (dimming, toasts)
@@ -31,13 +31,19 @@ function request(r) {
 
 class Flash {
   static async open() {
-    const r = indexedDB.open("bower", 1);
-    r.onupgradeneeded = () => {
-      r.result.createObjectStore("files");
-      r.result.createObjectStore("meta");
-    };
+    // The database at whatever version it is (another build's, a newer
+    // one's too: asking for version 1 would fail), with the two stores this
+    // page keeps made if they are missing.
     const f = new Flash();
-    f.db = await request(r);
+    f.db = await request(indexedDB.open("bower"));
+    const missing = ["files", "meta"].filter((n) => !f.db.objectStoreNames.contains(n));
+    if (missing.length) {
+      const r = indexedDB.open("bower", f.db.version + 1);
+      f.db.close();
+      r.onupgradeneeded = () => { for (const n of missing) r.result.createObjectStore(n); };
+      f.db = await request(r);
+    }
+    f.db.onversionchange = () => f.db.close();    // (another tab's upgrade is not blocked)
     return f;
   }
 
@@ -132,12 +138,19 @@ function unpack(FS, pak, root) {
 }
 
 function restore(FS, files) {
+  // The flash's files into MicroPython's filesystem. What no filesystem
+  // could hold is left out (the store then finds it missing): a name with
+  // an empty, "." or ".." part, or a file where a directory is (a name
+  // that other names are under: the directory wins).
   mkdirs(FS, ROOT);
-  const paths = [...files.keys()].sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
+  const ok = [...files.keys()].filter((p) => p.split("/").slice(2).every((x) => x && x !== "." && x !== ".."));
+  const dirs = new Set();
+  for (const p of ok) for (let i = p.indexOf("/", 1); i > 0; i = p.indexOf("/", i + 1)) dirs.add(p.slice(0, i));
+  const paths = ok.sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
   for (const p of paths) {
     const v = files.get(p);
     if (v === "dir") mkdirs(FS, p);
-    else {
+    else if (!dirs.has(p)) {
       mkdirs(FS, p.slice(0, p.lastIndexOf("/")));
       FS.writeFile(p, v);
     }
