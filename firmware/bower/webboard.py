@@ -14,10 +14,13 @@
 #
 # step() returns FRAME (the panel's RAM changed: draw it), FILES (files were
 # written: store them before the next step, so an input is durable before
-# the next one is read, as on the Pico), BUSY (call again soon) and DARK
-# (the panel is off). The display goes through bower.display and the real
-# ssd1306 driver into _Panel, a model of the SSD1306's display RAM, so the
-# page shows what the Pico's panel would, pixel for pixel.
+# the next one is read, as on the Pico), BUSY (call again soon), DARK
+# (the panel is off) and EXPORT (the user chose "Export logs" in the
+# settings: every game's log, as a sync reads it, is in the directory
+# ``exports``, ``/flash.exports`` beside ``/flash``, as ``<game id>.log``,
+# for the page to hand over). The display goes through bower.display and
+# the real ssd1306 driver into _Panel, a model of the SSD1306's display
+# RAM, so the page shows what the Pico's panel would, pixel for pixel.
 #
 # Storage: the store's files live in MicroPython's filesystem under root;
 # _Fs passes the store's calls to os and notes every path it writes,
@@ -37,10 +40,12 @@ FRAME = 1
 FILES = 2
 BUSY = 4
 DARK = 8
+EXPORT = 16
 
 _BLOCK = 4096
 _ENTRY = 64             # what a file costs the browser beyond its bytes: its name, the record
 _GC_IDLE_MS = 120
+_CHUNK = 512        # bytes of a log read at a time for an export (as the link's READ)
 
 
 class _Panel:
@@ -130,7 +135,8 @@ class _Fs:
     # browser's storage is a log that frees space when it compacts (the
     # page reads its room again after each commit).
 
-    def __init__(self, room):
+    def __init__(self, root, room):
+        self.root = root
         self.room = room
         self.changed = []
         self.charged = []
@@ -193,7 +199,7 @@ class _Fs:
 
     def statvfs(self, path):
         free = max(0, self.room) // _BLOCK
-        total = free + _used(path) // _BLOCK + 1
+        total = free + _used(self.root) // _BLOCK + 1
         return (_BLOCK, _BLOCK, total, free, free, 0, 0, 0, 0, 255)
 
     sync = None
@@ -216,13 +222,16 @@ class _Counted:
         return self._f.write(b)
 
     def flush(self):
-        self._f.flush()
+        return self._f.flush()
 
     def seek(self, *a):
         return self._f.seek(*a)
 
     def tell(self):
         return self._f.tell()
+
+    def read(self, *a):
+        return self._f.read(*a)
 
     def close(self):
         self._f.close()
@@ -234,11 +243,10 @@ class _Counted:
         self._f.close()
 
 
-def _used(path):
-    # Bytes the files under ``path``'s root directory take.
-    root = "/" + path.strip("/").split("/")[0]
+def _used(root):
+    # Bytes the files under ``root`` take.
     n = 0
-    stack = [root]
+    stack = [root.rstrip("/") or "/"]
     while stack:
         d = stack.pop()
         try:
@@ -247,7 +255,10 @@ def _used(path):
             continue
         for name in names:
             p = d + "/" + name
-            st = os.stat(p)
+            try:
+                st = os.stat(p)
+            except OSError:
+                continue
             if st[0] & 0x4000:
                 stack.append(p)
             else:
@@ -256,7 +267,8 @@ def _used(path):
 
 
 class WebBoard:
-    def __init__(self, root, device, time_s=None, room=1 << 20, rand_below=None, frame="/frame"):
+    def __init__(self, root, device, time_s=None, room=1 << 20, rand_below=None, frame="/frame",
+                 exports=None):
         import ssd1306
         from bower.display import Display
         from bower.store import Store
@@ -265,9 +277,14 @@ class WebBoard:
         self.panel = _Panel()
         self.ram = self.panel.ram
         self.disp = Display(ssd1306.SSD1306_I2C(128, 64, self.panel, 0x3C))
-        self.fs = _Fs(room)
+        self.fs = _Fs(root, room)
         self.buttons = Buttons()
         self.info = {"version": __version__, "device": device, "board": "web", "time": time_s}
+        if time_s is not None:    # (the port's time.time() is a float; a log's "started" is whole seconds)
+            self.info["time"] = lambda: int(time_s())
+        self.info["export"] = self._export
+        self.exports = exports or root.rstrip("/") + ".exports"    # (beside the flash, not in it)
+        self._exporting = False
         self.store = Store(root, fs=self.fs, device=device)
         self.app = App(self.store, self.info, rand_below)
         self.frame = frame
@@ -295,6 +312,36 @@ class WebBoard:
         self.fs.changed = []
         self.fs.charged = []
         return out
+
+    def _export(self):
+        # Settings' "Export logs": the logs are copied at the end of this
+        # pass (step); returns how many games there are.
+        n = self.store.count()
+        self._exporting = n > 0
+        return n
+
+    def _copy_logs(self):
+        # Each game's log, as much of it as the store lists (what a sync
+        # reads), into ``exports`` (emptied first), outside the flash.
+        d = self.exports
+        try:
+            old = os.listdir(d)
+        except OSError:
+            os.mkdir(d)
+            old = ()
+        for name in old:
+            os.remove(d + "/" + name)
+        st = self.store
+        for e in st.each():
+            gid, size = e[0], e[1]
+            with open(d + "/" + gid + ".log", "wb") as f:
+                at = 0
+                while at < size:
+                    b = st.read(gid, at, min(_CHUNK, size - at))
+                    if not b:
+                        break
+                    f.write(b)
+                    at += len(b)
 
     def set_room(self, room):
         # The browser's room, read again after a commit (0: it refused one).
@@ -330,6 +377,10 @@ class WebBoard:
                 gc.collect()
             busy = True
         flags = 0
+        if self._exporting:
+            self._exporting = False
+            self._copy_logs()
+            flags |= EXPORT
         if self.panel.changed:
             self.panel.changed = False
             self._put_frame()

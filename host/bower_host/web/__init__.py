@@ -73,8 +73,8 @@ def app(folder: Path):
             await send(message)
         try:
             await files(scope, receive, headers)
-        except HTTPException as e:     # (StaticFiles alone leaves it to an app around it)
-            await PlainTextResponse(e.detail, status_code=e.status_code)(scope, receive, send)
+        except HTTPException as e:      # (no such file: StaticFiles raises it, outside any app to answer it)
+            await PlainTextResponse(e.detail, status_code=e.status_code)(scope, receive, headers)
     return serve
 
 
@@ -86,15 +86,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
         folder = Path(args.dir) if args.dir else Path(tmp) / "site"
         if not args.dir:
             write_site(str(folder))
-        elif not (folder / "index.html").is_file():
-            raise CommandError(f"{folder} holds no web build (no index.html): make one with bower web build -o DIR")
+        else:
+            _check_build(folder)
         try:
             sock = listen(args.host, args.port)
         except ServeError as e:
             raise CommandError(str(e)) from None
         port = sock.getsockname()[1]
-        shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+        shown = ("localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else
+                 f"[{args.host}]" if ":" in args.host else args.host)
         print(f"Bower on a phone: http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+        lan = _lan_address() if args.host in ("0.0.0.0", "::") else None
+        if lan:
+            print(f"From a phone on this network: http://{lan}:{port}/", flush=True)
         if args.host not in ("127.0.0.1", "localhost", "::1"):
             print("Over plain HTTP from another machine, Bower plays and keeps its games, but starting offline "
                   "and installing need HTTPS: serve the build (bower web build) from an HTTPS host for that.",
@@ -107,6 +111,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if server.should_exit:
             raise KeyboardInterrupt
     return 0
+
+
+def _check_build(folder: Path) -> None:
+    # A directory `bower web build` wrote: every file the page and its service worker fetch.
+    from bower_host.web.build import SHELL
+    if not folder.is_dir():
+        raise CommandError(f"{folder} is not a directory: make a web build with bower web build -o DIR")
+    missing = [n for n in ("version.json", "sw.js", *SHELL) if not (folder / n).is_file()]
+    if missing:
+        raise CommandError(f"{folder} holds no web build (no {missing[0]}): make one with bower web build -o {folder}")
+
+
+def _lan_address() -> str | None:
+    # This computer's address on its network, as a phone there reaches it:
+    # the one a datagram to another network would leave from (none is sent).
+    import socket
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            addr = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if addr.startswith("127.") or addr == "0.0.0.0" else addr
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
