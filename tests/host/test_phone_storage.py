@@ -481,6 +481,10 @@ def test_damaged_or_foreign_storage_takes_the_damaged_flash_path_and_keeps_every
         listed = _listing(page)
         assert listed == [[g["id"], g["size"], g["crc"], g["state"], g["synced"]] for g in twin.dev.store.games()], \
             kinds
+        for d in kinds:
+            if d[0] not in _SHOT:         # (before the export's note)
+                _SHOT.add(d[0])
+                shot(page, f"damaged-{d[0]}")
         kept = get_flash(page)
         exported = _exported(page) if listed else {}
         assert sorted(exported) == sorted(f"{device}/{g[0]}.log" for g in listed), kinds
@@ -490,9 +494,5 @@ def test_damaged_or_foreign_storage_takes_the_damaged_flash_path_and_keeps_every
                 assert [gid, len(b), "%08x" % zlib.crc32(b)] in [g[:3] for g in listed], f"{gid} not listed whole"
                 assert b in (kept.get(f"/flash/games/{gid}.log"), kept.get(f"/flash/past/{gid}.log")), f"{gid} lost"
                 assert exported[f"{device}/{gid}.log"] == b, f"{kinds}: {gid} not exported whole"
-        for d in kinds:
-            if d[0] not in _SHOT:
-                _SHOT.add(d[0])
-                shot(page, f"damaged-{d[0]}")
     finally:
         page.close()
