@@ -421,7 +421,7 @@ def _open(st, gid):
     try:
         # (without a checkpoint, _load returns a pair or raises)
         game, info = _load(st, gid, ck) or _load(st, gid, None)  # pyright: ignore[reportGeneralTypeIssues]
-    except ValueError as e:
+    except (ValueError, OSError) as e:  # (OSError: a log that cannot be read, e.g. a directory)
         st.warnings.append("%s %s: not resumed" % (gid, e))
         return None
     st.gid, st.size, st.lines, st.torn, st.ended = gid, info["size"], info["lines"], 0, 1 if game.result else 0

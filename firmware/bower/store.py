@@ -223,11 +223,11 @@ class Store:
         # then rename that over ``p + ext``: old or new, never torn.
         if x is None:
             try:
-                f = self.open(p, "rb")
+                with self.open(p, "rb") as f:  # (a directory: littlefs refuses the open, a browser the read)
+                    b = f.read(1200)
             except OSError:
                 return None
-            with f:
-                return decode_line(f.read(1200).decode())
+            return decode_line(b.decode())
         try:
             with self.open(p + ".tmp", "wb") as f:
                 f.write(x if ext else encode_line(x).encode())

@@ -25,8 +25,9 @@
 # Storage: the store's files live in MicroPython's filesystem under root;
 # _Fs passes the store's calls to os and notes every path it writes,
 # renames or removes. ``room`` (bytes the browser still lets this site
-# keep, from navigator.storage.estimate()) becomes the flash's free space,
-# and a write past it fails with ENOSPC, so a full quota takes the device's
+# keep, as the page learns it: see app.js's room()) becomes the flash's
+# free space, shrinking by what each step will cost the browser, and a
+# write past it fails with ENOSPC, so a full quota takes the device's
 # "Storage full" path.
 
 import gc
@@ -42,6 +43,7 @@ DARK = 8
 EXPORT = 16
 
 _BLOCK = 4096
+_ENTRY = 64             # what a file costs the browser beyond its bytes: its name, the record
 _GC_IDLE_MS = 120
 _CHUNK = 512        # bytes of a log read at a time for an export (as the link's READ)
 
@@ -122,25 +124,59 @@ class _Panel:
 
 class _Fs:
     # The store's filesystem (os and open), noting each path it changes.
+    # ``room``: bytes the browser will still take (the page sets it after
+    # each commit). The page puts each changed file whole, with its name, so
+    # a step costs, for every file it changes, _ENTRY and the bytes the file
+    # holds then: the first change to a file in a step counts _ENTRY and
+    # what it held (``charged``), each write its own bytes. A change that
+    # does not fit fails as on a full flash (ENOSPC) before it is made: a
+    # write, or opening a file that it would create or empty (littlefs too
+    # needs room for a new file). A removal gives nothing back: the
+    # browser's storage is a log that frees space when it compacts (the
+    # page reads its room again after each commit).
 
     def __init__(self, root, room):
         self.root = root
         self.room = room
         self.changed = []
+        self.charged = []
 
     def _note(self, path):
         if path not in self.changed:
             self.changed.append(path)
 
+    def _cost(self, path, held):
+        # What a first change to ``path`` this step adds (0 if it had one).
+        return 0 if path in self.charged else _ENTRY + held
+
+    def charge(self, path, n):
+        if n > self.room:
+            raise OSError(28)       # ENOSPC
+        self.room -= n
+        if path not in self.charged:
+            self.charged.append(path)
+        self._note(path)
+
     def open(self, path, mode="r"):
         if "w" in mode or "a" in mode or "+" in mode:
-            self._note(path)
-            return _Counted(open(path, mode), self)
+            try:
+                held = 0 if "w" in mode else os.stat(path)[6]
+                made = "w" in mode
+            except OSError:
+                held, made = 0, True
+            n = self._cost(path, held)
+            if made:                # created or emptied: a change already
+                self.charge(path, n)
+                n = 0
+            return _Counted(open(path, mode), self, path, n)
         return open(path, mode)
 
     def mkdir(self, path):
+        n = self._cost(path, 0)
+        if n > self.room:
+            raise OSError(28)
         os.mkdir(path)
-        self._note(path)
+        self.charge(path, n)
 
     def rename(self, a, b):
         os.rename(a, b)
@@ -172,15 +208,17 @@ class _Fs:
 class _Counted:
     # A file open for writing: a write past the browser's room fails as a
     # full flash would (OSError ENOSPC), before any of it is written.
+    # ``due``: what the file's first change adds to the step's cost.
 
-    def __init__(self, f, fs):
+    def __init__(self, f, fs, path, due):
         self._f = f
         self._fs = fs
+        self._path = path
+        self._due = due
 
     def write(self, b):
-        if len(b) > self._fs.room:
-            raise OSError(28)       # ENOSPC
-        self._fs.room -= len(b)
+        self._fs.charge(self._path, len(b) + self._due)
+        self._due = 0
         return self._f.write(b)
 
     def flush(self):
@@ -268,9 +306,11 @@ class WebBoard:
         self.buttons.edge(i, pressed, t)
 
     def written(self):
-        # The paths written, renamed or removed since the last call, a line each.
+        # The paths written, renamed or removed since the last call, a line
+        # each (the page commits them: a new step of costs begins).
         out = "\n".join(self.fs.changed)
         self.fs.changed = []
+        self.fs.charged = []
         return out
 
     def _export(self):
@@ -304,6 +344,7 @@ class WebBoard:
                     at += len(b)
 
     def set_room(self, room):
+        # The browser's room, read again after a commit (0: it refused one).
         self.fs.room = room
 
     def step(self, mask, t):

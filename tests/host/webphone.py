@@ -69,23 +69,24 @@ def serving(folder: Path):
 
 
 @contextmanager
-def chromium(user_data_dir: Path | None = None, **context):
+def chromium(user_data_dir: Path | None = None, args: tuple[str, ...] = (), **context):
     """Playwright's Chromium (Debian's); with ``user_data_dir`` a persistent
-    profile (its IndexedDB and service worker kept on disk). Yields the context."""
+    profile (its IndexedDB and service worker kept on disk); ``args`` more
+    command-line switches. Yields the context."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         opts = dict(PHONES["390x844@3"], is_mobile=True, has_touch=True)
         opts.update(context)
         if user_data_dir is not None:
-            ctx = p.chromium.launch_persistent_context(str(user_data_dir), executable_path=CHROMIUM, args=ARGS,
-                                                       **opts)
+            ctx = p.chromium.launch_persistent_context(str(user_data_dir), executable_path=CHROMIUM,
+                                                       args=[*ARGS, *args], **opts)
             try:
                 yield ctx
             finally:
                 ctx.close()
         else:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            b = p.chromium.launch(executable_path=CHROMIUM, args=[*ARGS, *args])
             try:
                 ctx = b.new_context(**opts)
                 yield ctx
@@ -137,3 +138,109 @@ def shot(page, name: str) -> Path:
     path = OUT / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+class Killable:
+    """Debian's Chromium on a persistent profile, started by hand so that a
+    test can kill it as a phone's OS does (SIGKILL to its whole process
+    group, nothing flushed or closed) and start it again on the same
+    profile: its IndexedDB, service worker and caches as they are on disk.
+    Playwright attaches over the DevTools protocol; the page is emulated at
+    ``phone``'s size with touch (a CDP session of its own, kept open).
+
+    ::
+
+        with killable(tmp_path / "profile") as k:
+            page = k.start(url)        # booted
+            k.kill()
+            page = k.start(url)        # the same profile again
+    """
+
+    def __init__(self, pw, profile: Path, phone: str = "390x844@3"):
+        self.pw = pw
+        self.profile = profile
+        self.phone = PHONES[phone]
+        self.proc = None
+        self.browser = None
+        self._emulation = None
+
+    def launch(self):
+        """Start Chromium on the profile and attach; returns its page (about:blank)."""
+        import subprocess
+
+        self.profile.mkdir(parents=True, exist_ok=True)
+        port_file = self.profile / "DevToolsActivePort"
+        port_file.unlink(missing_ok=True)
+        self.proc = subprocess.Popen([str(CHROMIUM), *ARGS, "--remote-debugging-port=0",
+                                      f"--user-data-dir={self.profile}", "about:blank"],
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     start_new_session=True)
+        deadline = time.time() + 20
+        while not (port_file.exists() and port_file.read_text().strip()):
+            if self.proc.poll() is not None or time.time() > deadline:
+                raise RuntimeError(f"chromium did not start (status {self.proc.poll()})")
+            time.sleep(0.01)
+        port = port_file.read_text().split()[0]
+        self.browser = self.pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
+        ctx = self.browser.contexts[0]
+        page = ctx.pages[0] if ctx.pages else ctx.new_page()
+        cdp = ctx.new_cdp_session(page)
+        vp = self.phone["viewport"]
+        cdp.send("Emulation.setDeviceMetricsOverride", {"width": vp["width"], "height": vp["height"],
+                                                        "deviceScaleFactor": self.phone["device_scale_factor"],
+                                                        "mobile": True})
+        cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        self._emulation = cdp
+        return page
+
+    def start(self, url: str, timeout: float = 30):
+        """Start Chromium and open ``url`` in it; returns the page once the device is booted."""
+        page = self.launch()
+        page.goto(url)
+        booted(page, timeout)
+        return page
+
+    def kill(self):
+        """SIGKILL to the browser's whole process group, as an OS ends an app."""
+        import signal
+
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+        self.proc = None
+        try:
+            self.browser.close()
+        except Exception:   # (the connection died with the browser, as it should)
+            pass
+        self.browser = self._emulation = None
+
+
+@contextmanager
+def killable(profile: Path, phone: str = "390x844@3"):
+    """A :class:`Killable` browser on ``profile``; killed at the end if still running."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        k = Killable(p, profile, phone)
+        try:
+            yield k
+        finally:
+            k.kill()
+
+
+def touch_start(page, key: str):
+    """A finger down on ``key``'s button, returning at once (the first half
+    of :func:`press`); ``touch_end`` on what it returns lifts it."""
+    box = page.locator(f"#{key}").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    return cdp
+
+
+def touch_end(cdp):
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})

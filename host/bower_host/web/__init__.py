@@ -52,7 +52,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 def app(folder: Path):
     """The ASGI app serving ``folder``: every file with its type; ``sw.js``
     and the page never cached by the browser's HTTP cache (the service
-    worker decides), the rest for a day."""
+    worker decides), the rest for a day; a name it does not hold, 404."""
     from starlette.exceptions import HTTPException
     from starlette.responses import PlainTextResponse
     from starlette.staticfiles import StaticFiles

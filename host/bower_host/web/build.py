@@ -123,5 +123,6 @@ def build() -> dict[str, bytes]:
     files["version.json"] = json.dumps({"version": version, "runtime": (RUNTIME / "VERSION").read_text().strip(),
                                         "files": list(SHELL)}).encode()
     sw = (STATIC / "sw.js").read_text()
-    files["sw.js"] = sw.replace("__VERSION__", version).replace("__FILES__", json.dumps(list(SHELL))).encode()
+    cached = [*SHELL, "version.json"]
+    files["sw.js"] = sw.replace("__VERSION__", version).replace("__FILES__", json.dumps(cached)).encode()
     return files

@@ -12,10 +12,12 @@ import { loadMicroPython } from "./micropython.mjs";
 const HEAP = 240 * 1024;          // the Pico's free heap at boot
 const ROOT = "/flash";
 const FRAME = 1, FILES = 2, BUSY = 4, DARK = 8, EXPORT = 16;
-const FORMAT = 1;                 // the layout of what this page keeps in IndexedDB
+const FORMAT = 1;                 // the layout of what this page keeps in IndexedDB (another value: read alike)
 const KEYS = { ArrowUp: 0, ArrowDown: 1, Enter: 2, " ": 2, Backspace: 3, Escape: 3 };
 const LIT = [198, 232, 255], GAP = [14, 16, 20];     // bower_host.screen's OLED_WHITE and GAP
 const IDLE_MS = 250;              // a pass this often when nothing happens (dimming, toasts)
+const FULL_KEY = "bower.full";    // (sessionStorage) the browser refused a commit in this tab: full
+const SAID_KEY = "bower.said";    // (sessionStorage) what the page said before it started again
 
 const statusLine = document.getElementById("status");
 const canvas = document.getElementById("screen");
@@ -29,13 +31,19 @@ function request(r) {
 
 class Flash {
   static async open() {
-    const r = indexedDB.open("bower", 1);
-    r.onupgradeneeded = () => {
-      r.result.createObjectStore("files");
-      r.result.createObjectStore("meta");
-    };
+    // The database at whatever version it is (another build's, a newer
+    // one's too: asking for version 1 would fail), with the two stores this
+    // page keeps made if they are missing.
     const f = new Flash();
-    f.db = await request(r);
+    f.db = await request(indexedDB.open("bower"));
+    const missing = ["files", "meta"].filter((n) => !f.db.objectStoreNames.contains(n));
+    if (missing.length) {
+      const r = indexedDB.open("bower", f.db.version + 1);
+      f.db.close();
+      r.onupgradeneeded = () => { for (const n of missing) r.result.createObjectStore(n); };
+      f.db = await request(r);
+    }
+    f.db.onversionchange = () => f.db.close();    // (another tab's upgrade is not blocked)
     return f;
   }
 
@@ -83,9 +91,18 @@ class Flash {
   }
 }
 
+let full = false;                 // the browser refused a commit this session: its storage is full
+
 async function room() {
   // Bytes the browser lets this site keep beyond what it keeps now, less a
-  // margin for IndexedDB's own overhead: the flash's free space.
+  // margin for IndexedDB's own overhead: the flash's free space, read again
+  // after each commit. Only an upper bound: Chromium's estimate() gives a
+  // quota of the usage plus 10 GiB whatever the real one is, so the one
+  // sure sign of a full storage is a commit it refuses; from then on, for
+  // the rest of the session (the tab's: a reload too), the room is 0 (a
+  // removal does not give room back either, until the browser compacts).
+  try { full = full || !!sessionStorage.getItem(FULL_KEY); } catch { /* (no sessionStorage: this page's word) */ }
+  if (full) return 0;
   try {
     const { quota, usage } = await navigator.storage.estimate();
     return Math.max(0, Math.min(64 << 20, quota - usage - (256 << 10)));
@@ -121,12 +138,19 @@ function unpack(FS, pak, root) {
 }
 
 function restore(FS, files) {
+  // The flash's files into MicroPython's filesystem. What no filesystem
+  // could hold is left out (the store then finds it missing): a name with
+  // an empty, "." or ".." part, or a file where a directory is (a name
+  // that other names are under: the directory wins).
   mkdirs(FS, ROOT);
-  const paths = [...files.keys()].sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
+  const ok = [...files.keys()].filter((p) => p.split("/").slice(2).every((x) => x && x !== "." && x !== ".."));
+  const dirs = new Set();
+  for (const p of ok) for (let i = p.indexOf("/", 1); i > 0; i = p.indexOf("/", i + 1)) dirs.add(p.slice(0, i));
+  const paths = ok.sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
   for (const p of paths) {
     const v = files.get(p);
     if (v === "dir") mkdirs(FS, p);
-    else {
+    else if (!dirs.has(p)) {
       mkdirs(FS, p.slice(0, p.lastIndexOf("/")));
       FS.writeFile(p, v);
     }
@@ -278,6 +302,9 @@ async function exportLogs(device) {
 const ticks = () => Math.round(performance.now()) & 0x3fffffff;   // as MicroPython's ticks_ms
 
 async function boot() {
+  // The build's version, through the service worker like every file (for
+  // the tests and for a bug report; nothing the device draws shows it).
+  const version = fetch("version.json").then((r) => r.json()).then((v) => v.version).catch(() => null);
   const flash = await Flash.open();
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
   let device = await flash.meta("device");
@@ -300,18 +327,42 @@ if "/lib" not in sys.path:
 from bower.webboard import WebBoard
 board = WebBoard(${JSON.stringify(ROOT)}, ${JSON.stringify(device)}, time.time, ${await room()})
 `);
-  return { mp, flash, board: mp.globals.get("board"), device, out };
+  return { mp, flash, board: mp.globals.get("board"), device, out, version: await version };
 }
 
 function run(device) {
   const { mp, flash, board } = device;
   let mask = 0;
-  let running = false, again = false, idle = null;
+  let running = false, again = false, idle = null, halted = false;
   const FS = mp.FS;
   // (what a test waits for: no pass running or due, every input stored)
-  device.settled = () => !running && !again && mask === 0;
+  device.settled = () => !running && !again && !halted && mask === 0;
+
+  function refused(e) {
+    // The browser did not keep the last step's files (its storage full, or
+    // an I/O error): the device must not go on believing that input kept.
+    // Nothing more is read; the page starts again on what the flash keeps,
+    // as after a power cut (that input lost), and, the storage full,
+    // knowing it: the device's own "Storage full" path from then on (room
+    // 0). (A reload: MicroPython's port keeps its proxies in globals, so a
+    // second one in the same page corrupts the first's memory.)
+    halted = true;
+    const quota = e && e.name === "QuotaExceededError";
+    const why = quota ? "Storage full: the last input was not kept."
+                      : `The last input was not kept (${e && e.name ? e.name : e}).`;
+    try {
+      if (quota) sessionStorage.setItem(FULL_KEY, "1");
+      sessionStorage.setItem(SAID_KEY, why);
+    } catch {
+      say(`${why} Reload the page to go on.`);     // (no reload that would only refuse again)
+      return;
+    }
+    say(`${why} Starting again...`);
+    location.reload();
+  }
 
   async function pump() {
+    if (halted) return;
     if (running) { again = true; return; }
     running = true;
     clearTimeout(idle);
@@ -327,17 +378,19 @@ function run(device) {
           try {
             await flash.commit(changes(FS, board.written()));
           } catch (e) {
-            // The browser refused to keep it (its quota): the input is lost,
-            // as a Pico's full flash would lose it; start again from what is kept.
-            say(`Storage full: the last input was not kept (${e && e.name ? e.name : e}). Restarting...`);
-            setTimeout(() => location.reload(), 1500);
+            refused(e);
             return;
           }
+          board.set_room(await room());
         }
         if (flags & EXPORT) exportLogs(device).catch((e) => say(`Export failed: ${e && e.message ? e.message : e}`));
         if (flags & BUSY) again = true;
         if (again) await new Promise((r) => setTimeout(r, 4));
       } while (again);
+    } catch (e) {
+      halted = true;
+      say(`Bower stopped: ${e && e.message ? e.message.split("\n").slice(-2).join(" ") : e}`);
+      throw e;
     } finally {
       running = false;
     }
@@ -346,7 +399,7 @@ function run(device) {
 
   const press = (bit, down) => {
     const t = ticks();
-    if (down === !!(mask & (1 << bit))) return;
+    if (halted || down === !!(mask & (1 << bit))) return;
     board.edge(bit, down ? 1 : 0, t);
     mask = down ? mask | (1 << bit) : mask & ~(1 << bit);
     if (down && navigator.vibrate) navigator.vibrate(8);
@@ -395,8 +448,10 @@ async function main() {
   try {
     const device = await boot();
     window.bower = device;        // (the tests read the device through this)
-    say(window.isSecureContext ? "" : "Plain HTTP: playing and storage work; starting offline and installing " +
-                                       "need HTTPS (or localhost).");
+    let said = null;
+    try { said = sessionStorage.getItem(SAID_KEY); sessionStorage.removeItem(SAID_KEY); } catch { /* (none) */ }
+    say(said || (window.isSecureContext ? "" : "Plain HTTP: playing and storage work; starting offline and " +
+                                                "installing need HTTPS (or localhost)."));
     run(device);
   } catch (e) {
     say(`Bower could not start: ${e && e.message ? e.message.split("\n").slice(-2).join(" ") : e}`);

@@ -6,7 +6,10 @@ const VERSION = "__VERSION__";
 const FILES = __FILES__;
 
 self.addEventListener("install", (e) => {
-  e.waitUntil(caches.open(VERSION).then((c) => c.addAll(["./", ...FILES])));
+  // Past the browser's HTTP cache, which may still hold the build before's
+  // files (they are kept a day): this build's cache holds this build.
+  const files = ["./", ...FILES].map((f) => new Request(f, { cache: "reload" }));
+  e.waitUntil(caches.open(VERSION).then((c) => c.addAll(files)));
 });
 
 self.addEventListener("activate", (e) => {
