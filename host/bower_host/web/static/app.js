@@ -9,9 +9,8 @@
 
 import { loadMicroPython } from "./micropython.mjs";
 
-const HEAP = 240 * 1024;          // the Pico's free heap at boot
 const ROOT = "/flash";
-const FRAME = 1, FILES = 2, BUSY = 4, DARK = 8;
+const FRAME = 1, FILES = 2, BUSY = 4, DARK = 8, RESET = 16;
 const FORMAT = 1;                 // the layout of what this page keeps in IndexedDB
 const KEYS = { ArrowUp: 0, ArrowDown: 1, Enter: 2, " ": 2, Backspace: 3, Escape: 3 };
 const LIT = [198, 232, 255], GAP = [14, 16, 20];     // bower_host.screen's OLED_WHITE and GAP
@@ -93,6 +92,14 @@ async function room() {
     return 8 << 20;
   }
 }
+
+// ----- the Pico's heap -------------------------------------------------------------------------
+
+// The Pico's GC pool (../shared/pico-timing.md: 4,384 B the bare firmware
+// holds + 241,504 B free at boot) as the first heap area. This port adds
+// areas when one is full and collects only as a call from the page returns,
+// so the budget is kept by the board (bower.webboard, "the Pico's heap").
+const HEAP = 245888;
 
 // ----- MicroPython's filesystem ------------------------------------------------------------
 
@@ -232,26 +239,50 @@ board = WebBoard(${JSON.stringify(ROOT)}, ${JSON.stringify(device)}, time.time, 
 function run(device) {
   const { mp, flash, board } = device;
   let mask = 0;
-  let running = false, again = false, idle = null;
+  let running = false, again = false, idle = null, stopped = false;
+  let input = null, shown = null;   // (the time of the input no draw has answered yet; the frame shown)
   const FS = mp.FS;
+  const step = board.step, edge = board.edge, written = board.written;   // (one proxy each, not one a call)
   // (what a test waits for: no pass running or due, every input stored)
   device.settled = () => !running && !again && mask === 0;
 
+  function show(ram, dark) {
+    // Draw; the first draw that changes the picture after an input is
+    // measured from that input's event (performance entries "bower:tap").
+    const changed = shown === null || dark !== shown.dark || ram.some((b, i) => b !== shown.ram[i]);
+    draw(ram, dark);
+    if (shown === null) performance.mark("bower:first-screen");
+    shown = { ram, dark };
+    if (changed && input !== null) {
+      performance.measure("bower:tap", { start: input, end: performance.now() });
+      input = null;
+    }
+  }
+
   async function pump() {
+    if (stopped) return;
     if (running) { again = true; return; }
     running = true;
     clearTimeout(idle);
     try {
       do {
         again = false;
-        const flags = board.step(mask, ticks());
+        let flags;
+        try {
+          flags = step(mask, ticks());
+        } catch (e) {
+          // Even the device's error screen failed: say so, keep what is shown.
+          stopped = true;
+          say(`Bower stopped: ${e && e.message ? e.message.trim().split("\n").pop() : e}. Reload the page to start again.`);
+          return;
+        }
         if (flags & FRAME) {
-          draw(FS.readFile("/frame"), flags & DARK);
+          show(FS.readFile("/frame"), !!(flags & DARK));
           device.frames = (device.frames || 0) + 1;
         }
         if (flags & FILES) {
           try {
-            await flash.commit(changes(FS, board.written()));
+            await flash.commit(changes(FS, written()));
           } catch (e) {
             // The browser refused to keep it (its quota): the input is lost,
             // as a Pico's full flash would lose it; start again from what is kept.
@@ -260,19 +291,26 @@ function run(device) {
             return;
           }
         }
+        if (flags & RESET) {
+          stopped = true;
+          location.reload();
+          return;
+        }
         if (flags & BUSY) again = true;
         if (again) await new Promise((r) => setTimeout(r, 4));
       } while (again);
     } finally {
       running = false;
     }
+    input = null;
     idle = setTimeout(pump, IDLE_MS);
   }
 
-  const press = (bit, down) => {
+  const press = (bit, down, at) => {
     const t = ticks();
     if (down === !!(mask & (1 << bit))) return;
-    board.edge(bit, down ? 1 : 0, t);
+    input = at;
+    edge(bit, down ? 1 : 0, t);
     mask = down ? mask | (1 << bit) : mask & ~(1 << bit);
     if (down && navigator.vibrate) navigator.vibrate(8);
     pump();
@@ -280,8 +318,8 @@ function run(device) {
   for (const b of document.querySelectorAll("#keys button")) {
     const bit = Number(b.dataset.bit);
     b.addEventListener("pointerdown", (e) => { e.preventDefault(); b.setPointerCapture(e.pointerId);
-                                               b.classList.add("down"); press(bit, true); });
-    const up = (e) => { e.preventDefault(); b.classList.remove("down"); press(bit, false); };
+                                               b.classList.add("down"); press(bit, true, e.timeStamp); });
+    const up = (e) => { e.preventDefault(); b.classList.remove("down"); press(bit, false, e.timeStamp); };
     b.addEventListener("pointerup", up);
     b.addEventListener("pointercancel", up);
     b.addEventListener("contextmenu", (e) => e.preventDefault());
@@ -289,13 +327,13 @@ function run(device) {
   window.addEventListener("keydown", (e) => {
     if (!(e.key in KEYS) || e.ctrlKey || e.metaKey || e.altKey) return;
     e.preventDefault();
-    if (!e.repeat) press(KEYS[e.key], true);
+    if (!e.repeat) press(KEYS[e.key], true, e.timeStamp);
   });
   window.addEventListener("keyup", (e) => {
-    if (e.key in KEYS) { e.preventDefault(); press(KEYS[e.key], false); }
+    if (e.key in KEYS) { e.preventDefault(); press(KEYS[e.key], false, e.timeStamp); }
   });
-  window.addEventListener("blur", () => { for (let bit = 0; bit < 4; bit++) press(bit, false); });
-  const redraw = () => draw(FS.readFile("/frame"), false);
+  window.addEventListener("blur", () => { for (let bit = 0; bit < 4; bit++) press(bit, false, null); });
+  const redraw = () => (shown === null ? show(FS.readFile("/frame"), false) : draw(shown.ram, shown.dark));
   window.addEventListener("resize", () => fit(redraw));
   keepAwake();
   fit(redraw);
