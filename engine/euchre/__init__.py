@@ -21,8 +21,6 @@
 # 003 Classic with house rules (003_2434ab160294ee77.txt), 004 Classic as a
 # book chapter (004_ae6657ff59971852.txt).
 
-__version__ = "0.2.0"
-
 # Public name -> the module that defines it.
 _HOME = {"card_name": "cards", "parse_card": "cards", "parse_cards": "cards", "card_names": "cards",
          "Rules": "rules", "variant_names": "rules", "VARIANTS": "rules", "OPTIONS": "rules",

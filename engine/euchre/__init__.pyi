@@ -20,5 +20,3 @@ from euchre.rules import OPTIONS as OPTIONS
 from euchre.rules import VARIANTS as VARIANTS
 from euchre.rules import Rules as Rules
 from euchre.rules import variant_names as variant_names
-
-__version__: str

@@ -1,5 +1,8 @@
 """Bower firmware for the Raspberry Pi Pico."""
 
+# The product's version, the one place it is written: the host's
+# ``bower_host.__version__`` and pyproject.toml (setuptools' dynamic
+# version) read it from here, and the device shows it and sends it in HELLO.
 __version__ = "0.2.0"
 
 

@@ -509,6 +509,8 @@ def settings(app):
              (_row("Free space", "%dK" % _free_k(app.store)), "storage"),
              (gfx.fit(_row("Version", app.info.get("version", "?")), "Version..."), "about"),
              (gfx.fit("Id " + app.info.get("device", "?"), "Device id..."), "about")]
+    if app.info.get("export"):      # a board that can hand its logs to the user (the browser's)
+        items.insert(5, ("Export logs", "export"))
     return Menu("Settings", items, _settings_pick)
 
 
@@ -527,6 +529,11 @@ def _settings_pick(app, k):
         return
     if k == "storage":
         app.push(storage(app, None))
+        return
+    if k == "export":
+        # The board hands every game's log to the user once this press is done.
+        n = app.info["export"]()
+        app.notify("Export: %d game%s" % (n, "" if n == 1 else "s") if n else "No games to export")
         return
     s = dict(app.store.settings)
     choices = {"brightness": BRIGHTNESS, "dim_s": DIM_S, "off_s": OFF_S}[k]

@@ -15,10 +15,13 @@
 # step() returns FRAME (the panel's RAM changed: draw it), FILES (files were
 # written: store them before the next step, so an input is durable before
 # the next one is read, as on the Pico), BUSY (call again soon), DARK
-# (the panel is off) and RESET (start again from the flash: the Pico's soft
-# reset after its error screen). The display goes through bower.display and the real
-# ssd1306 driver into _Panel, a model of the SSD1306's display RAM, so the
-# page shows what the Pico's panel would, pixel for pixel.
+# (the panel is off), EXPORT (the user chose "Export logs" in the
+# settings: every game's log, as a sync reads it, is in the directory
+# ``exports``, ``/flash.exports`` beside ``/flash``, as ``<game id>.log``,
+# for the page to hand over) and RESET (start again from the flash: the
+# Pico's soft reset after its error screen). The display goes through bower.display and
+# the real ssd1306 driver into _Panel, a model of the SSD1306's display
+# RAM, so the page shows what the Pico's panel would, pixel for pixel.
 #
 # Storage: the store's files live in MicroPython's filesystem under root;
 # _Fs passes the store's calls to os and notes every path it writes,
@@ -49,7 +52,8 @@ FRAME = 1
 FILES = 2
 BUSY = 4
 DARK = 8
-RESET = 16
+EXPORT = 16
+RESET = 32
 
 #: The Pico's GC pool: 4,384 B the bare firmware holds + 241,504 B free at
 #: boot (../shared/pico-timing.md).
@@ -58,6 +62,7 @@ _alloc = getattr(gc, "mem_alloc", None)   # (None on CPython: no budget there)
 
 _BLOCK = 4096
 _GC_IDLE_MS = 120
+_CHUNK = 512        # bytes of a log read at a time for an export (as the link's READ)
 
 
 class _Panel:
@@ -137,13 +142,18 @@ class _Panel:
 class _Fs:
     # The store's filesystem (os and open), noting each path it changes.
 
-    def __init__(self, room):
+    def __init__(self, root, room):
+        self.root = root
         self.room = room
         self.changed = []
 
     def _note(self, path):
         if path not in self.changed:
             self.changed.append(path)
+
+    def wrote(self, path):
+        # A file written other than through this object (the fault's log).
+        self._note(path)
 
     def open(self, path, mode="r"):
         if "w" in mode or "a" in mode or "+" in mode:
@@ -176,7 +186,7 @@ class _Fs:
 
     def statvfs(self, path):
         free = max(0, self.room) // _BLOCK
-        total = free + _used(path) // _BLOCK + 1
+        total = free + _used(self.root) // _BLOCK + 1
         return (_BLOCK, _BLOCK, total, free, free, 0, 0, 0, 0, 255)
 
     sync = None
@@ -196,8 +206,20 @@ class _Counted:
         self._fs.room -= len(b)
         return self._f.write(b)
 
-    def __getattr__(self, name):
-        return getattr(self._f, name)
+    def flush(self):
+        return self._f.flush()
+
+    def seek(self, *a):
+        return self._f.seek(*a)
+
+    def tell(self):
+        return self._f.tell()
+
+    def read(self, *a):
+        return self._f.read(*a)
+
+    def close(self):
+        self._f.close()
 
     def __enter__(self):
         return self
@@ -210,11 +232,10 @@ def _at_once():
     return True
 
 
-def _used(path):
-    # Bytes the files under ``path``'s root directory take.
-    root = "/" + path.strip("/").split("/")[0]
+def _used(root):
+    # Bytes the files under ``root`` take.
     n = 0
-    stack = [root]
+    stack = [root.rstrip("/") or "/"]
     while stack:
         d = stack.pop()
         try:
@@ -223,7 +244,10 @@ def _used(path):
             continue
         for name in names:
             p = d + "/" + name
-            st = os.stat(p)
+            try:
+                st = os.stat(p)
+            except OSError:
+                continue
             if st[0] & 0x4000:
                 stack.append(p)
             else:
@@ -232,17 +256,23 @@ def _used(path):
 
 
 class WebBoard:
-    def __init__(self, root, device, time_s=None, room=1 << 20, rand_below=None, frame="/frame"):
+    def __init__(self, root, device, time_s=None, room=1 << 20, rand_below=None, frame="/frame",
+                 exports=None):
         import ssd1306
         from bower.display import Display
 
         self.panel = _Panel()
         self.ram = self.panel.ram
         self.disp = Display(ssd1306.SSD1306_I2C(128, 64, self.panel, 0x3C))
-        self.fs = _Fs(room)
+        self.fs = _Fs(root, room)
         self.buttons = Buttons()
         self.info = {"version": __version__, "device": device, "board": "web", "time": time_s}
         self.root = root.rstrip("/") + "/"
+        if time_s is not None:    # (the port's time.time() is a float; a log's "started" is whole seconds)
+            self.info["time"] = lambda: int(time_s())
+        self.info["export"] = self._export
+        self.exports = exports or root.rstrip("/") + ".exports"    # (beside the flash, not in it)
+        self._exporting = False
         self.frame = frame
         self.now = 0
         self._last = None
@@ -276,6 +306,36 @@ class WebBoard:
         out = "\n".join(self.fs.changed)
         self.fs.changed = []
         return out
+
+    def _export(self):
+        # Settings' "Export logs": the logs are copied at the end of this
+        # pass (step); returns how many games there are.
+        n = self.store.count()
+        self._exporting = n > 0
+        return n
+
+    def _copy_logs(self):
+        # Each game's log, as much of it as the store lists (what a sync
+        # reads), into ``exports`` (emptied first), outside the flash.
+        d = self.exports
+        try:
+            old = os.listdir(d)
+        except OSError:
+            os.mkdir(d)
+            old = ()
+        for name in old:
+            os.remove(d + "/" + name)
+        st = self.store
+        for e in st.each():
+            gid, size = e[0], e[1]
+            with open(d + "/" + gid + ".log", "wb") as f:
+                at = 0
+                while at < size:
+                    b = st.read(gid, at, min(_CHUNK, size - at))
+                    if not b:
+                        break
+                    f.write(b)
+                    at += len(b)
 
     def set_room(self, room):
         self.fs.room = room
@@ -316,8 +376,8 @@ class WebBoard:
             from bower.fault import crash
             self._held = mask
             crash(None, self.disp, self.root, None, self.now, self.fault, _at_once, __version__, None)
-            self.fs._note(self.root + "crash.log")
-            self.fs._note(self.root + "crash.old")
+            self.fs.wrote(self.root + "crash.log")
+            self.fs.wrote(self.root + "crash.old")
             self.panel.changed = False
             self._put_frame()
             return FRAME | FILES
@@ -353,6 +413,10 @@ class WebBoard:
                 gc.collect()
             busy = True
         flags = 0
+        if self._exporting:
+            self._exporting = False
+            self._copy_logs()
+            flags |= EXPORT
         if self.panel.changed:
             self.panel.changed = False
             self._put_frame()

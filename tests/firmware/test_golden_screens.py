@@ -56,6 +56,9 @@ SCENARIOS = {
     "first_dealer": lambda: _path(Driver(), ["new", "five", "next", "next"]),
     "black_jack_draw": lambda: _path(Driver(rand=Rng(3).randrange), ["new", "classic", "next", "next", -1]),
     "settings": lambda: _path(Driver(), ["settings"]),
+    "settings_web": lambda: _path(_exporting(Driver(), 0), ["settings"]),   # (a board that exports: the browser's)
+    "export_none": lambda: _path(_exporting(Driver(), 0), ["settings", "export"]),
+    "export_three": lambda: _path(_exporting(Driver(), 3), ["settings", "export"]),
     "about": lambda: _path(Driver(), ["about"]),
     "button_test": lambda: _buttons(),
 }
@@ -184,6 +187,12 @@ def _round_quick():
     d.app.tick(0)
     d.enter("quick 0")
     d.enter("quick euchred")
+    return d
+
+
+def _exporting(d, games):
+    # The board's export hook (bower.webboard's): it says how many games it hands over.
+    d.app.info["export"] = lambda: games
     return d
 
 

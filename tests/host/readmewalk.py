@@ -1,5 +1,9 @@
 """The README read as a user reads it: its blocks, its key lines, its commands.
 
+The tour starts in README.md and goes on in docs/TOUR.md (a club night, a
+phone, the engine): :func:`blocks` reads both, README first, so a section
+is found wherever it is and every block of either is checked.
+
 A ``text`` block of keys has a line per step: the keys (tmux's key names,
 one space apart), two spaces or more, what the screens say as those keys
 are pressed, and optionally, two spaces or more again, a comment in
@@ -24,6 +28,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
+#: The files the tour is printed in, in reading order.
+TOUR = [README, REPO / "docs" / "TOUR.md"]
 
 #: What tmux sends for the key names the README uses: the characters ``bower sim`` reads.
 TMUX_KEYS = {"Enter": "\r", "BSpace": "\x7f", "Space": " ", "Escape": "\x1b"}
@@ -56,7 +62,7 @@ class Step:
 
 
 def blocks(text: str | None = None) -> list[Block]:
-    text = README.read_text() if text is None else text
+    text = "\n".join(p.read_text() for p in TOUR) if text is None else text
     out = []
     section = ""
     fence = None

@@ -104,7 +104,7 @@ def expected_files(root=REPO):
     for rel, dest in (("engine/euchre", "/lib/euchre"), ("firmware/bower", "/lib/bower"),
                       ("firmware/lib", "/lib")):
         for src in (root / rel).rglob("*.py"):
-            if "__pycache__" not in src.parts and not src.name.startswith("cp"):
+            if "__pycache__" not in src.parts and not src.name.startswith("cp") and src.name != "webboard.py":
                 out[dest + "/" + src.relative_to(root / rel).with_suffix(".mpy").as_posix()] = src
     out["/main.py"] = root / "firmware" / "main.py"
     out["/board.json"] = root / "hardware" / "board.json"
@@ -125,6 +125,8 @@ def test_first_deploy_copies_everything_in_place(tmp_path):
     assert "/lib/euchre/game.mpy" in dev.files
     # CircuitPython's display adapter and font stay home.
     assert "/lib/bower/cpfont.mpy" not in dev.files and (REPO / "firmware/bower/cpfont.py").exists()
+    # So does the browser's board (bower web build packs it).
+    assert "/lib/bower/webboard.mpy" not in dev.files and (REPO / "firmware/bower/webboard.py").exists()
     # Sources stay sources only for main.py; the board file is copied verbatim.
     assert dev.files["/main.py"] == want["/main.py"].read_bytes()
     assert dev.files["/board.json"] == (REPO / "hardware" / "board.json").read_bytes()

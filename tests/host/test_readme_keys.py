@@ -29,7 +29,8 @@ import readmewalk as rw
 BIN = Path(sys.executable).parent
 SIMULATOR = "The simulator"
 RUN = {SIMULATOR: "test_readme_keys.py", "Without a Pico: play, sync, stats, plot": "test_sim_tour.py",
-       "Club night: progressive euchre, no hardware needed": "test_readme_club.py"}
+       "Club night: progressive euchre, no hardware needed": "test_readme_club.py",
+       "Bower on a phone": "test_web_serve.py"}
 
 
 def _device(flash: Path, roster: list[str]):

@@ -256,7 +256,7 @@ def cmd_serve(args) -> int:
     with open_library(args.db) as lib:
         night = open_night(lib, args.night)
         path = lib.path
-    from bower_host.club.web import ServeError
+    from bower_host.serving import ServeError
     try:
         return serve(path, night.key, args.host, args.port)
     except ServeError as e:

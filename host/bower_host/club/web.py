@@ -29,16 +29,15 @@ the file can be read.
 
 from __future__ import annotations
 
-import errno
 import logging
 import os
-import socket
 import sqlite3
 import threading
 from pathlib import Path
 from dataclasses import dataclass
 
 from bower_host.club import night as cn
+from bower_host.serving import listen, run, shown_host
 from bower_host.club.pages import REFRESH, ROTATE, board_page, player_page, render
 
 _log = logging.getLogger("uvicorn.error")
@@ -199,52 +198,10 @@ def server(db_path, key: str, host: str = "127.0.0.1", port: int = 8080):
     return uvicorn.Server(config)
 
 
-class ServeError(Exception):
-    """The page cannot be served on that address and port (one line for the user)."""
-
-
-def listen(host: str, port: int) -> socket.socket:
-    """A socket listening on ``host``:``port``, or ServeError saying why not
-    (taken before the address is announced, and handed to uvicorn)."""
-    if not 0 <= port <= 65535:
-        raise ServeError(f"port {port}: a port is 1 to 65535")
-    try:
-        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
-                                                          flags=socket.AI_PASSIVE)[0]
-    except (OSError, UnicodeError, ValueError) as e:
-        why = getattr(e, "strerror", None) or str(e) or type(e).__name__
-        raise ServeError(f"cannot serve on {host!r}: no such address on this computer ({why}); give --host "
-                         "127.0.0.1 (this computer) or 0.0.0.0 (the room's network)") from None
-    sock = socket.socket(family, kind, proto)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(addr)
-        sock.listen(2048)
-    except OSError as e:
-        sock.close()
-        why = {errno.EADDRINUSE: "the port is in use (another bower club serve or web server?): give another "
-                                 "--port, such as 8081",
-               errno.EACCES: "ports below 1024 need administrator rights: give --port 8080 or another above 1023",
-               errno.EADDRNOTAVAIL: "this computer has no such address: give --host 127.0.0.1 or 0.0.0.0"}
-        said = why.get(e.errno or 0, e.strerror or str(e))
-        raise ServeError(f"cannot serve on {host}:{port}: {said}") from None
-    return sock
-
-
 def serve(db_path, key: str, host: str, port: int) -> int:
     """Serve night ``key`` until Ctrl-C; the address is announced only once
     it is listened on. :raises ServeError: it cannot be."""
     sock = listen(host, port)
     port = sock.getsockname()[1]
-    shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
-    print(f"Club night {key}: http://{shown}:{port}/ (results: /results.json; Ctrl-C stops)", flush=True)
-    srv = server(db_path, key, host, port)
-    try:
-        srv.run(sockets=[sock])
-    finally:
-        sock.close()
-    if srv.should_exit:
-        # Stopped by Ctrl-C (or SIGTERM) whether or not uvicorn raised it
-        # again: the command ends as every bower command a signal stops.
-        raise KeyboardInterrupt
-    return 0
+    print(f"Club night {key}: http://{shown_host(host)}:{port}/ (results: /results.json; Ctrl-C stops)", flush=True)
+    return run(server(db_path, key, host, port), sock)

@@ -76,6 +76,8 @@ def check_board(path: Path) -> dict:
 # Modules only CircuitPython loads (bower.board picks them there); a
 # MicroPython Pico never needs them.
 CIRCUITPYTHON_ONLY = ("firmware/bower/cpboard.py", "firmware/bower/cpdisplay.py", "firmware/bower/cpfont.py")
+#: The browser's board (`bower web build` packs it); a Pico never loads it.
+WEB_ONLY = ("firmware/bower/webboard.py",)
 
 
 def _sources(root: Path) -> list[tuple[Path, str, str]]:
@@ -89,7 +91,7 @@ def _sources(root: Path) -> list[tuple[Path, str, str]]:
                 continue
             raise DeployError(f"{top} is missing: run bower deploy from a Bower source checkout")
         for src in sorted(top.rglob("*.py")):
-            if "__pycache__" in src.parts or src.relative_to(root).as_posix() in CIRCUITPYTHON_ONLY:
+            if "__pycache__" in src.parts or src.relative_to(root).as_posix() in CIRCUITPYTHON_ONLY + WEB_ONLY:
                 continue
             sub = src.relative_to(top).with_suffix(".mpy").as_posix()
             out.append((src, dest.rstrip("/") + "/" + sub, kinds[rel]))

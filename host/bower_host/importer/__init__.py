@@ -12,7 +12,10 @@ Each FILE is one of:
   Bower events noted on each deal; another tool's game whose cards are not
   all known as a table-mode game (bids and who took each trick), said in
   ``Item.note``; ``initialScore`` is the game's ``start``;
-* a device log (what ``bower sync`` archives under ``<library>.raw/``).
+* a device log (what ``bower sync`` archives under ``<library>.raw/``);
+* a phone's export (the web build's "Export logs": a zip of its logs,
+  ``DEVICE/GAME.log`` each), each log stored as ``bower sync`` stores a
+  Pico's (:mod:`.archive`).
 
 Every game is replayed through the engine before anything is stored, and
 checked against what the file claims (scores, EGN's own scoring of each
@@ -26,8 +29,8 @@ is stored; the other files still go in, and the command exits 1.
 
     bower import season.json g0001.egn bower.sqlite3.raw/e6614103e7/g0002.log
 
-The formats are read in :mod:`.jsonfile`, :mod:`.egnfile` and
-:mod:`.foreign` (a game played with cards), into :mod:`.common`'s ``Item``;
+The formats are read in :mod:`.jsonfile`, :mod:`.egnfile`, :mod:`.archive`
+and :mod:`.foreign` (a game played with cards), into :mod:`.common`'s ``Item``;
 this module picks the reader for each file and stores what they return.
 """
 
@@ -41,6 +44,7 @@ from bower_host import argtypes as at
 from bower_host import egn
 from bower_host.errors import CommandError, printable
 from bower_host.db import Library, LibraryError
+from bower_host.importer.archive import from_archive, is_archive
 from bower_host.importer.common import ImportProblem, Item, from_log
 from bower_host.importer.egnfile import from_egn
 from bower_host.importer.jsonfile import JSON_FORMAT, from_json
@@ -58,6 +62,8 @@ def read_file(path: Path, device: str | None = None, tick=None) -> list[Item]:
     from bower_host.syncer import MAX_LOG_BYTES, size_text
     try:
         data = read_input(path, IMPORT_LIMIT, "it")
+        if is_archive(data):
+            return from_archive(data, device)
         text = utf8_text(data, "it")
         doc = load_json(text) if text.lstrip().startswith("{") else None
     except InputError as e:
@@ -90,7 +96,8 @@ def checked(lib: Library, items: list[Item]) -> list[Item]:
     for it in items:
         if seen.setdefault((it.device, it.key), it.raw) != it.raw:
             raise ImportProblem(f"{it.device}/{it.key} is in the file twice, with different logs; nothing stored")
-        r = lib.add_log(it.raw, it.device, it.name, salvage=False, dry_run=True)
+        r = lib.add_log(it.raw, it.device, it.name, it.key, salvage=it.salvage,
+                        dry_run=True)
         if r.status == "refused":
             raise ImportProblem(f"{r.message}; nothing of the file stored")
     return items
@@ -135,7 +142,7 @@ def _import(args) -> int:
             for n, it in enumerate(items):
                 if len(items) > 1:
                     bar.set("games", f"{path.name}: storing", completed=n, total=len(items))
-                res = lib.add_log(it.raw, it.device, it.name, salvage=False)
+                res = lib.add_log(it.raw, it.device, it.name, it.key, salvage=it.salvage)
                 if res.status == "refused":         # (checked above, under the same lock)
                     print(printable(f"bower: {name}: {res.message}"), file=sys.stderr)
                     failed += 1
@@ -151,11 +158,12 @@ def _import(args) -> int:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("import", help="store games from Bower's JSON export, EGN files or device logs, "
-                                      "each checked by replay (importing twice stores once)")
+    p = sub.add_parser("import", help="store games from Bower's JSON export, EGN files, device logs or a "
+                                      "phone's export, each checked by replay (importing twice stores once)")
     p.add_argument("--db", metavar="FILE", type=at.library_file(),
                    help="the game library (default: $BOWER_DB, else bower.sqlite3 "
                         "in your data directory)")
     p.add_argument("--device", metavar="ID", help="the device a log came from, when its header names none")
-    p.add_argument("files", nargs="+", metavar="FILE", help="JSON exports, .egn files or device logs")
+    p.add_argument("files", nargs="+", metavar="FILE", help="JSON exports, .egn files, device logs or a phone's "
+                                                             ".zip")
     p.set_defaults(func=cmd_import)

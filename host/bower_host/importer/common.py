@@ -31,6 +31,7 @@ class Item:
     key: str
     name: str
     note: str = ""      # what the user should know of how it went in (one line)
+    salvage: bool = False   # store the good lines before a corrupt one, as a sync does (a phone's export)
 
 
 def from_log(raw: bytes, name: str, device: str | None = None) -> Item:

@@ -53,6 +53,8 @@ def app(folder: Path):
     """The ASGI app serving ``folder``: every file with its type; ``sw.js``
     and the page never cached by the browser's HTTP cache (the service
     worker decides), the rest for a day."""
+    from starlette.exceptions import HTTPException
+    from starlette.responses import PlainTextResponse
     from starlette.staticfiles import StaticFiles
 
     for ext, kind in TYPES.items():
@@ -69,45 +71,67 @@ def app(folder: Path):
                 message["headers"] = [h for h in message["headers"] if h[0].lower() != b"cache-control"]
                 message["headers"].append((b"cache-control", keep.encode()))
             await send(message)
-        await files(scope, receive, headers)
+        try:
+            await files(scope, receive, headers)
+        except HTTPException as e:      # (no such file: StaticFiles raises it, outside any app to answer it)
+            await PlainTextResponse(e.detail, status_code=e.status_code)(scope, receive, headers)
     return serve
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from bower_host.club.web import ServeError, listen
+    from bower_host.serving import ServeError, listen, run, shown_host
     import uvicorn
 
     with tempfile.TemporaryDirectory(prefix="bower-web-") as tmp:
         folder = Path(args.dir) if args.dir else Path(tmp) / "site"
         if not args.dir:
             write_site(str(folder))
-        elif not (folder / "index.html").is_file():
-            raise CommandError(f"{folder} holds no web build (no index.html): make one with bower web build -o DIR")
+        else:
+            _check_build(folder)
         try:
             sock = listen(args.host, args.port)
         except ServeError as e:
             raise CommandError(str(e)) from None
         port = sock.getsockname()[1]
-        shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+        shown = "localhost" if args.host == "127.0.0.1" else shown_host(args.host)   # (a secure context too)
         print(f"Bower on a phone: http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+        lan = _lan_address() if args.host in ("0.0.0.0", "::") else None
+        if lan:
+            print(f"From a phone on this network: http://{lan}:{port}/", flush=True)
         if args.host not in ("127.0.0.1", "localhost", "::1"):
             print("Over plain HTTP from another machine, Bower plays and keeps its games, but starting offline "
                   "and installing need HTTPS: serve the build (bower web build) from an HTTPS host for that.",
                   flush=True)
-        server = uvicorn.Server(uvicorn.Config(app(folder), log_level="warning", access_log=False))
-        try:
-            server.run(sockets=[sock])
-        finally:
-            sock.close()
-        if server.should_exit:
-            raise KeyboardInterrupt
-    return 0
+        return run(uvicorn.Server(uvicorn.Config(app(folder), log_level="warning", access_log=False)), sock)
+
+
+def _check_build(folder: Path) -> None:
+    # A directory `bower web build` wrote: every file the page and its service worker fetch.
+    from bower_host.web.build import SHELL
+    if not folder.is_dir():
+        raise CommandError(f"{folder} is not a directory: make a web build with bower web build -o DIR")
+    missing = [n for n in ("version.json", "sw.js", *SHELL) if not (folder / n).is_file()]
+    if missing:
+        raise CommandError(f"{folder} holds no web build (no {missing[0]}): make one with bower web build -o {folder}")
+
+
+def _lan_address() -> str | None:
+    # This computer's address on its network, as a phone there reaches it:
+    # the one a datagram to another network would leave from (none is sent).
+    import socket
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            addr = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if addr.startswith("127.") or addr == "0.0.0.0" else addr
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("web", help="Bower on a phone: the device as a static web site",
                        description="The device's very firmware in a browser, offline and installable. "
-                                   "See the README's \"Bower on a phone\".")
+                                   "See \"Bower on a phone\" in docs/TOUR.md.")
     ws = p.add_subparsers(dest="web_command", required=True)
     q = ws.add_parser("build", help="write the site to a directory (any static HTTPS host serves it)")
     q.add_argument("-o", "--output", metavar="DIR", required=True, help="the directory to write it in")

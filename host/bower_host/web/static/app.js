@@ -10,7 +10,7 @@
 import { loadMicroPython } from "./micropython.mjs";
 
 const ROOT = "/flash";
-const FRAME = 1, FILES = 2, BUSY = 4, DARK = 8, RESET = 16;
+const FRAME = 1, FILES = 2, BUSY = 4, DARK = 8, EXPORT = 16, RESET = 32;
 const FORMAT = 1;                 // the layout of what this page keeps in IndexedDB
 const KEYS = { ArrowUp: 0, ArrowDown: 1, Enter: 2, " ": 2, Backspace: 3, Escape: 3 };
 const LIT = [198, 232, 255], GAP = [14, 16, 20];     // bower_host.screen's OLED_WHITE and GAP
@@ -206,6 +206,80 @@ function draw(ram, dark) {
   ctx.putImageData(img, left, top);
 }
 
+// ----- logs leave the phone -----------------------------------------------------------------
+
+function zip(members) {
+  // A zip archive of [name, Uint8Array] members, stored (not compressed:
+  // the logs are small, and any unzip and `bower import` read it).
+  const crcTable = zip.table || (zip.table = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  }));
+  const crc32 = (b) => { let c = ~0; for (const x of b) c = crcTable[(c ^ x) & 0xff] ^ (c >>> 8); return ~c >>> 0; };
+  const d = new Date();
+  const time = (d.getHours() << 11) | (d.getMinutes() << 5) | (d.getSeconds() >> 1);
+  const date = ((d.getFullYear() - 1980) << 9) | ((d.getMonth() + 1) << 5) | d.getDate();
+  const parts = [], central = [];
+  let at = 0;
+  const header = (sig, size) => { const h = new DataView(new ArrayBuffer(size)); h.setUint32(0, sig, true); return h; };
+  for (const [name, data] of members) {
+    const n = new TextEncoder().encode(name), crc = crc32(data);
+    const local = header(0x04034b50, 30);
+    const cen = header(0x02014b50, 46);
+    // (version needed 2.0, flags, method 0, time, date, CRC, sizes, name length)
+    [[local, 4], [cen, 6]].forEach(([h, o]) => {
+      h.setUint16(o, 20, true); h.setUint16(o + 6, time, true); h.setUint16(o + 8, date, true);
+      h.setUint32(o + 10, crc, true); h.setUint32(o + 14, data.length, true); h.setUint32(o + 18, data.length, true);
+      h.setUint16(o + 22, n.length, true);
+    });
+    cen.setUint16(4, 20, true);
+    cen.setUint32(42, at, true);
+    parts.push(new Uint8Array(local.buffer), n, data);
+    central.push(new Uint8Array(cen.buffer), n);
+    at += 30 + n.length + data.length;
+  }
+  const size = central.reduce((s, b) => s + b.length, 0);
+  const end = header(0x06054b50, 22);
+  end.setUint16(8, members.length, true); end.setUint16(10, members.length, true);
+  end.setUint32(12, size, true); end.setUint32(16, at, true);
+  return new Blob([...parts, ...central, new Uint8Array(end.buffer)], { type: "application/zip" });
+}
+
+async function exportLogs(device) {
+  // "Export logs" in the device's settings: every game's log, byte for byte
+  // as a sync reads it, in one zip (DEVICE/GAME.log each, as `bower import`
+  // reads it): handed to another app where the browser can share such a
+  // file (Web Share), else downloaded.
+  const FS = device.mp.FS, dir = device.board.exports;    // (where the board copied each game's log)
+  const members = FS.readdir(dir).filter((n) => n.endsWith(".log")).sort()
+    .map((n) => [`${device.device}/${n}`, FS.readFile(`${dir}/${n}`)]);
+  if (members.length > 0xffff) throw new Error(`${members.length} games are more than one zip archive holds`);
+  const stamp = new Date().toISOString().slice(0, 16).replace(/[-:]/g, "").replace("T", "-");
+  const name = `bower-${device.device}-${stamp}.zip`;
+  const blob = zip(members);
+  const games = `${members.length} game${members.length === 1 ? "" : "s"}`;
+  const file = new File([blob], name, { type: "application/zip" });
+  if (navigator.canShare && navigator.canShare({ files: [file] })) {
+    try {
+      await navigator.share({ files: [file], title: "Bower's game logs" });
+      say(`Shared ${games} (${name}): bower import reads it.`);
+      return;
+    } catch (e) {
+      if (e && e.name === "AbortError") { say("Export not shared."); return; }
+      // (not allowed here, e.g. no recent tap: download it instead)
+    }
+  }
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+  say(`Downloaded ${games} as ${name}: bower import reads it.`);
+}
+
 // ----- the device ------------------------------------------------------------------------------
 
 const ticks = () => Math.round(performance.now()) & 0x3fffffff;   // as MicroPython's ticks_ms
@@ -291,6 +365,7 @@ function run(device) {
             return;
           }
         }
+        if (flags & EXPORT) exportLogs(device).catch((e) => say(`Export failed: ${e && e.message ? e.message : e}`));
         if (flags & RESET) {
           stopped = true;
           location.reload();

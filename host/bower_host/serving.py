@@ -1,0 +1,68 @@
+"""Serving a page on this computer: the listening socket, the address to
+announce, and running uvicorn until Ctrl-C (``bower club serve`` and
+``bower web serve``).
+
+::
+
+    sock = listen(host, port)                       # or ServeError, in one line
+    print(f"http://{shown_host(host)}:{sock.getsockname()[1]}/")
+    return run(uvicorn.Server(config), sock)        # KeyboardInterrupt once stopped
+"""
+
+from __future__ import annotations
+
+import errno
+import socket
+
+
+class ServeError(Exception):
+    """The page cannot be served on that address and port (one line for the user)."""
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host``:``port``, or ServeError saying why not
+    (taken before the address is announced, and handed to uvicorn)."""
+    if not 0 <= port <= 65535:
+        raise ServeError(f"port {port}: a port is 1 to 65535")
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                          flags=socket.AI_PASSIVE)[0]
+    except (OSError, UnicodeError, ValueError) as e:
+        why = getattr(e, "strerror", None) or str(e) or type(e).__name__
+        raise ServeError(f"cannot serve on {host!r}: no such address on this computer ({why}); give --host "
+                         "127.0.0.1 (this computer) or 0.0.0.0 (the room's network)") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        why = {errno.EADDRINUSE: "the port is in use (another bower club serve or web server?): give another "
+                                 "--port, such as 8081",
+               errno.EACCES: "ports below 1024 need administrator rights: give --port 8080 or another above 1023",
+               errno.EADDRNOTAVAIL: "this computer has no such address: give --host 127.0.0.1 or 0.0.0.0"}
+        said = why.get(e.errno or 0, e.strerror or str(e))
+        raise ServeError(f"cannot serve on {host}:{port}: {said}") from None
+    return sock
+
+
+
+def shown_host(host: str) -> str:
+    """``host`` as a browser on this computer writes it in a URL: every
+    address (0.0.0.0, ::) as localhost, an IPv6 address in brackets."""
+    return "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
+
+
+def run(server, sock: socket.socket) -> int:
+    """Run a uvicorn ``Server`` on ``sock`` until it is stopped; 0, or
+    KeyboardInterrupt when Ctrl-C (or SIGTERM) stopped it, whether or not
+    uvicorn raised it again: the command then ends as every bower command a
+    signal stops."""
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    if server.should_exit:
+        raise KeyboardInterrupt
+    return 0
