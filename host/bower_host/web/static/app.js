@@ -157,6 +157,26 @@ function changes(FS, written) {
 
 let scale = 1, left = 0, top = 0;
 
+function screenRoom() {
+  // The screen's widest CSS width that leaves the rest of the page on it:
+  // beside the keys in a short landscape (style.css), above them otherwise;
+  // [width, 2 x height] (the screen is 2:1).
+  const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+  const px = (el, side) => parseFloat(getComputedStyle(el)[side]) || 0;
+  const device = document.getElementById("device"), keys = document.getElementById("keys");
+  const status = document.getElementById("status"), note = document.getElementById("note");
+  const bezel = document.getElementById("bezel");
+  const padX = px(device, "paddingLeft") + px(device, "paddingRight");
+  const padY = px(device, "paddingTop") + px(device, "paddingBottom");
+  const gap = px(device, "rowGap"), frame = 2 * px(bezel, "paddingLeft");
+  const h = (el) => el.getBoundingClientRect().height;
+  if (getComputedStyle(device).gridTemplateColumns.split(" ").length > 1) {      // beside the keys
+    return [vw - padX - keys.getBoundingClientRect().width - px(device, "columnGap") - frame,
+            2 * (vh - padY - gap - Math.max(h(status), h(note)) - frame)];
+  }
+  return [vw - padX - frame, 2 * (vh - padY - 3 * gap - h(status) - h(keys) - h(note) - frame)];
+}
+
 function fit(redraw) {
   // The canvas is as large as the page leaves it, in whole device pixels:
   // its backing store is exactly the pixels it is painted on (its CSS size
@@ -164,9 +184,7 @@ function fit(redraw) {
   // picture is drawn in it at the largest whole number of device pixels per
   // OLED pixel, centred. Never blurred, at any pixel ratio.
   const dpr = window.devicePixelRatio || 1;
-  const landscape = window.innerWidth > window.innerHeight && window.innerHeight < 560;
-  const room = landscape ? Math.min(window.innerWidth * 0.55, (window.innerHeight - 60) * 2)
-                         : Math.min(window.innerWidth - 40, 720);
+  const room = Math.max(128 / dpr, Math.min(...screenRoom()));
   const w = Math.max(128, Math.floor(room * dpr));
   const h = Math.floor(w / 2);
   canvas.width = w;
