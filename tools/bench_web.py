@@ -37,7 +37,6 @@ throttling, for the test that keeps this code working
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile

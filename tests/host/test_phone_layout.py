@@ -42,7 +42,8 @@ def site(tmp_path_factory):
 
 
 def _overlap(a, b) -> bool:
-    return a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]
+    return (a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"]
+            and a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"])
 
 
 @pytest.mark.parametrize("name", list(SIZES))
