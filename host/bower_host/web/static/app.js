@@ -194,34 +194,41 @@ function fit(redraw) {
   scale = Math.max(1, Math.min(Math.floor(w / 128), Math.floor(h / 64)));
   left = ((w - 128 * scale) / 2) | 0;
   top = ((h - 64 * scale) / 2) | 0;
+  image = null;
   redraw();
 }
 
+let image = null;     // (the picture's pixels, kept between draws; null after fit() clears the canvas)
+
 function draw(ram, dark) {
   // As bower_host.screen.to_image draws a screenshot: each lit pixel a
-  // scale x scale square, a dark line between pixels from scale 3 up.
+  // scale x scale square, a dark line between pixels from scale 3 up. One
+  // device row is made per OLED row and copied (a tap's draw is most of its
+  // time at a phone's pixel ratio); ImageData is RGBA bytes, so a pixel
+  // written as a 32-bit word is ABGR on these little-endian machines.
   const w = 128 * scale, h = 64 * scale;
   const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#000";
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  const img = ctx.createImageData(w, h);
-  const px = img.data;
-  const gap = scale >= 3;
-  for (let y = 0; y < h; y++) {
-    const oy = (y / scale) | 0;
-    for (let x = 0; x < w; x++) {
-      const ox = (x / scale) | 0;
-      const lit = !dark && (ram[(oy >> 3) * 128 + ox] >> (oy & 7)) & 1;
-      const line = gap && (x % scale === scale - 1 || y % scale === scale - 1);
-      const c = line ? GAP : lit ? LIT : null;
-      const i = (y * w + x) * 4;
-      px[i] = c ? c[0] : 0;
-      px[i + 1] = c ? c[1] : 0;
-      px[i + 2] = c ? c[2] : 0;
-      px[i + 3] = 255;
-    }
+  if (image === null || image.width !== w || image.height !== h) {
+    ctx.fillStyle = "#000";
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    image = ctx.createImageData(w, h);
   }
-  ctx.putImageData(img, left, top);
+  const px = new Uint32Array(image.data.buffer);
+  const word = (c) => ((255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0]) >>> 0;
+  const on = word(LIT), off = word([0, 0, 0]), line = word(GAP);
+  const gap = scale >= 3;
+  const body = gap ? scale - 1 : scale;       // (the rows of a pixel before its dark line)
+  for (let oy = 0; oy < 64; oy++) {
+    const row = oy * scale * w, page = (oy >> 3) * 128, bit = oy & 7;
+    for (let ox = 0; ox < 128; ox++) {
+      const at = row + ox * scale;
+      px.fill(!dark && (ram[page + ox] >> bit) & 1 ? on : off, at, at + scale);
+      if (gap) px[at + scale - 1] = line;
+    }
+    for (let k = 1; k < body; k++) px.copyWithin(row + k * w, row, row + w);
+    if (gap) px.fill(line, row + body * w, row + scale * w);
+  }
+  ctx.putImageData(image, left, top);
 }
 
 // ----- logs leave the phone -----------------------------------------------------------------
