@@ -15,10 +15,11 @@
 # step() returns FRAME (the panel's RAM changed: draw it), FILES (files were
 # written: store them before the next step, so an input is durable before
 # the next one is read, as on the Pico), BUSY (call again soon), DARK
-# (the panel is off) and EXPORT (the user chose "Export logs" in the
+# (the panel is off), EXPORT (the user chose "Export logs" in the
 # settings: every game's log, as a sync reads it, is in the directory
 # ``exports``, ``/flash.exports`` beside ``/flash``, as ``<game id>.log``,
-# for the page to hand over). The display goes through bower.display and
+# for the page to hand over) and RESET (start again from the flash: the
+# Pico's soft reset after its error screen). The display goes through bower.display and
 # the real ssd1306 driver into _Panel, a model of the SSD1306's display
 # RAM, so the page shows what the Pico's panel would, pixel for pixel.
 #
@@ -29,6 +30,18 @@
 # free space, shrinking by what each step will cost the browser, and a
 # write past it fails with ENOSPC, so a full quota takes the device's
 # "Storage full" path.
+#
+# Faults: an exception in the app is taken as bower.board.run takes it: the
+# app let go, then bower.fault's "Bower error" screen and /crash.log, and a
+# new press starts again (RESET).
+#
+# The Pico's heap: this port grows its GC heap on demand and collects only
+# when a call from the page returns (gc.collect() inside a call only asks
+# for that), so a hard cap at the Pico's size would fail on garbage a Pico
+# collects mid-pass. The budget is kept here instead: live objects over the
+# Pico's GC pool (HEAP) after a collection are the device's MemoryError,
+# raised on the next pass. What it does not model: a peak inside one pass
+# (live plus what a Pico would have collected) and the Pico's fragmentation.
 
 import gc
 import os
@@ -41,6 +54,12 @@ FILES = 2
 BUSY = 4
 DARK = 8
 EXPORT = 16
+RESET = 32
+
+#: The Pico's GC pool: 4,384 B the bare firmware holds + 241,504 B free at
+#: boot (../shared/pico-timing.md).
+HEAP = 245_888
+_alloc = getattr(gc, "mem_alloc", None)   # (None on CPython: no budget there)
 
 _BLOCK = 4096
 _ENTRY = 64             # what a file costs the browser beyond its bytes: its name, the record
@@ -157,6 +176,10 @@ class _Fs:
             self.charged.append(path)
         self._note(path)
 
+    def wrote(self, path):
+        # A file written other than through this object (the fault's log).
+        self._note(path)
+
     def open(self, path, mode="r"):
         if "w" in mode or "a" in mode or "+" in mode:
             try:
@@ -243,6 +266,10 @@ class _Counted:
         self._f.close()
 
 
+def _at_once():
+    return True
+
+
 def _used(root):
     # Bytes the files under ``root`` take.
     n = 0
@@ -271,8 +298,6 @@ class WebBoard:
                  exports=None):
         import ssd1306
         from bower.display import Display
-        from bower.store import Store
-        from bower.ui import App
 
         self.panel = _Panel()
         self.ram = self.panel.ram
@@ -280,20 +305,29 @@ class WebBoard:
         self.fs = _Fs(root, room)
         self.buttons = Buttons()
         self.info = {"version": __version__, "device": device, "board": "web", "time": time_s}
+        self.root = root.rstrip("/") + "/"
         if time_s is not None:    # (the port's time.time() is a float; a log's "started" is whole seconds)
             self.info["time"] = lambda: int(time_s())
         self.info["export"] = self._export
         self.exports = exports or root.rstrip("/") + ".exports"    # (beside the flash, not in it)
         self._exporting = False
-        self.store = Store(root, fs=self.fs, device=device)
-        self.app = App(self.store, self.info, rand_below)
         self.frame = frame
         self.now = 0
         self._last = None
         self._quiet = 0
         self._tidy = False
-        self.app.render(self.disp.fb)
-        self.disp.show()
+        self.app = self.store = self.fault = None
+        self._held = -1     # the buttons held when the fault's screen went up
+        self._collected = False
+        try:
+            from bower.store import Store
+            from bower.ui import App
+            self.store = Store(root, fs=self.fs, device=device)
+            self.app = App(self.store, self.info, rand_below)
+            self.app.render(self.disp.fb)
+            self.disp.show()
+        except Exception as e:
+            self._fail(e)
         self._put_frame()
 
     def _put_frame(self):
@@ -350,6 +384,49 @@ class WebBoard:
     def step(self, mask, t):
         # One pass of bower.board's loop at time ``t`` (ms) with the buttons
         # held ``mask`` (bit 0 UP, 1 DOWN, 2 OK, 3 BACK).
+        if self.fault is None:
+            try:
+                if self._heap_checked():
+                    raise MemoryError("%d B live, over the Pico's heap (%d B)" % (_alloc(), HEAP))  # pyright: ignore[reportOptionalCall]
+                return self._pass(mask, t)
+            except Exception as e:
+                self._fail(e)
+                return BUSY
+        return self._faulted(mask)
+
+    def _heap_checked(self):
+        # At a pass's start: more than HEAP allocated asks for a collection
+        # (made as this call returns); still more at the next pass: True.
+        over = _alloc is not None and _alloc() > HEAP
+        if over and not self._collected:
+            gc.collect()
+            self._collected = True
+            return False
+        self._collected = False
+        return over
+
+    def _fail(self, e):
+        self.fault = e
+        self.app = self.store = None
+        gc.collect()
+
+    def _faulted(self, mask):
+        # bower.fault's screen and log (its wait for a press is the page's:
+        # stop() is true at once), then RESET on a new press.
+        if self._held < 0:
+            from bower.fault import crash
+            self._held = mask
+            crash(None, self.disp, self.root, None, self.now, self.fault, _at_once, __version__, None)
+            self.fs.wrote(self.root + "crash.log")
+            self.fs.wrote(self.root + "crash.old")
+            self.panel.changed = False
+            self._put_frame()
+            return FRAME | FILES
+        new = mask & ~self._held
+        self._held &= mask
+        return RESET if new else 0
+
+    def _pass(self, mask, t):
         app = self.app
         d = 0 if self._last is None else t - self._last
         self._last = t

@@ -50,10 +50,12 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def app(folder: Path):
-    """The ASGI app serving ``folder``: every file with its type; ``sw.js``
-    and the page never cached by the browser's HTTP cache (the service
-    worker decides), the rest for a day; a name it does not hold, 404."""
+    """The ASGI app serving ``folder``: every file with its type, gzipped
+    for a browser that takes it (as static hosts serve); ``sw.js`` and the
+    page never cached by the browser's HTTP cache (the service worker
+    decides), the rest for a day; a name it does not hold, 404."""
     from starlette.exceptions import HTTPException
+    from starlette.middleware.gzip import GZipMiddleware
     from starlette.responses import PlainTextResponse
     from starlette.staticfiles import StaticFiles
 
@@ -75,7 +77,7 @@ def app(folder: Path):
             await files(scope, receive, headers)
         except HTTPException as e:      # (no such file: StaticFiles raises it, outside any app to answer it)
             await PlainTextResponse(e.detail, status_code=e.status_code)(scope, receive, headers)
-    return serve
+    return GZipMiddleware(serve, minimum_size=512)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

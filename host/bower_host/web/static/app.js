@@ -9,9 +9,8 @@
 
 import { loadMicroPython } from "./micropython.mjs";
 
-const HEAP = 240 * 1024;          // the Pico's free heap at boot
 const ROOT = "/flash";
-const FRAME = 1, FILES = 2, BUSY = 4, DARK = 8, EXPORT = 16;
+const FRAME = 1, FILES = 2, BUSY = 4, DARK = 8, EXPORT = 16, RESET = 32;
 const FORMAT = 1;                 // the layout of what this page keeps in IndexedDB (another value: read alike)
 const KEYS = { ArrowUp: 0, ArrowDown: 1, Enter: 2, " ": 2, Backspace: 3, Escape: 3 };
 const LIT = [198, 232, 255], GAP = [14, 16, 20];     // bower_host.screen's OLED_WHITE and GAP
@@ -111,6 +110,14 @@ async function room() {
   }
 }
 
+// ----- the Pico's heap -------------------------------------------------------------------------
+
+// The Pico's GC pool (../shared/pico-timing.md: 4,384 B the bare firmware
+// holds + 241,504 B free at boot) as the first heap area. This port adds
+// areas when one is full and collects only as a call from the page returns,
+// so the budget is kept by the board (bower.webboard, "the Pico's heap").
+const HEAP = 245888;
+
 // ----- MicroPython's filesystem ------------------------------------------------------------
 
 function mkdirs(FS, path) {
@@ -174,6 +181,26 @@ function changes(FS, written) {
 
 let scale = 1, left = 0, top = 0;
 
+function screenRoom() {
+  // The screen's widest CSS width that leaves the rest of the page on it:
+  // beside the keys in a short landscape (style.css), above them otherwise;
+  // [width, 2 x height] (the screen is 2:1).
+  const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+  const px = (el, side) => parseFloat(getComputedStyle(el)[side]) || 0;
+  const device = document.getElementById("device"), keys = document.getElementById("keys");
+  const status = document.getElementById("status"), note = document.getElementById("note");
+  const bezel = document.getElementById("bezel");
+  const padX = px(device, "paddingLeft") + px(device, "paddingRight");
+  const padY = px(device, "paddingTop") + px(device, "paddingBottom");
+  const gap = px(device, "rowGap"), frame = 2 * px(bezel, "paddingLeft");
+  const h = (el) => el.getBoundingClientRect().height;
+  if (getComputedStyle(device).gridTemplateColumns.split(" ").length > 1) {      // beside the keys
+    return [vw - padX - keys.getBoundingClientRect().width - px(device, "columnGap") - frame,
+            2 * (vh - padY - gap - Math.max(h(status), h(note)) - frame)];
+  }
+  return [vw - padX - frame, 2 * (vh - padY - 3 * gap - h(status) - h(keys) - h(note) - frame)];
+}
+
 function fit(redraw) {
   // The canvas is as large as the page leaves it, in whole device pixels:
   // its backing store is exactly the pixels it is painted on (its CSS size
@@ -181,9 +208,7 @@ function fit(redraw) {
   // picture is drawn in it at the largest whole number of device pixels per
   // OLED pixel, centred. Never blurred, at any pixel ratio.
   const dpr = window.devicePixelRatio || 1;
-  const landscape = window.innerWidth > window.innerHeight && window.innerHeight < 560;
-  const room = landscape ? Math.min(window.innerWidth * 0.55, (window.innerHeight - 60) * 2)
-                         : Math.min(window.innerWidth - 40, 720);
+  const room = Math.max(128 / dpr, Math.min(...screenRoom()));
   const w = Math.max(128, Math.floor(room * dpr));
   const h = Math.floor(w / 2);
   canvas.width = w;
@@ -193,34 +218,41 @@ function fit(redraw) {
   scale = Math.max(1, Math.min(Math.floor(w / 128), Math.floor(h / 64)));
   left = ((w - 128 * scale) / 2) | 0;
   top = ((h - 64 * scale) / 2) | 0;
+  image = null;
   redraw();
 }
 
+let image = null;     // (the picture's pixels, kept between draws; null after fit() clears the canvas)
+
 function draw(ram, dark) {
   // As bower_host.screen.to_image draws a screenshot: each lit pixel a
-  // scale x scale square, a dark line between pixels from scale 3 up.
+  // scale x scale square, a dark line between pixels from scale 3 up. One
+  // device row is made per OLED row and copied (a tap's draw is most of its
+  // time at a phone's pixel ratio); ImageData is RGBA bytes, so a pixel
+  // written as a 32-bit word is ABGR on these little-endian machines.
   const w = 128 * scale, h = 64 * scale;
   const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#000";
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  const img = ctx.createImageData(w, h);
-  const px = img.data;
-  const gap = scale >= 3;
-  for (let y = 0; y < h; y++) {
-    const oy = (y / scale) | 0;
-    for (let x = 0; x < w; x++) {
-      const ox = (x / scale) | 0;
-      const lit = !dark && (ram[(oy >> 3) * 128 + ox] >> (oy & 7)) & 1;
-      const line = gap && (x % scale === scale - 1 || y % scale === scale - 1);
-      const c = line ? GAP : lit ? LIT : null;
-      const i = (y * w + x) * 4;
-      px[i] = c ? c[0] : 0;
-      px[i + 1] = c ? c[1] : 0;
-      px[i + 2] = c ? c[2] : 0;
-      px[i + 3] = 255;
-    }
+  if (image === null || image.width !== w || image.height !== h) {
+    ctx.fillStyle = "#000";
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    image = ctx.createImageData(w, h);
   }
-  ctx.putImageData(img, left, top);
+  const px = new Uint32Array(image.data.buffer);
+  const word = (c) => ((255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0]) >>> 0;
+  const on = word(LIT), off = word([0, 0, 0]), line = word(GAP);
+  const gap = scale >= 3;
+  const body = gap ? scale - 1 : scale;       // (the rows of a pixel before its dark line)
+  for (let oy = 0; oy < 64; oy++) {
+    const row = oy * scale * w, page = (oy >> 3) * 128, bit = oy & 7;
+    for (let ox = 0; ox < 128; ox++) {
+      const at = row + ox * scale;
+      px.fill(!dark && (ram[page + ox] >> bit) & 1 ? on : off, at, at + scale);
+      if (gap) px[at + scale - 1] = line;
+    }
+    for (let k = 1; k < body; k++) px.copyWithin(row + k * w, row, row + w);
+    if (gap) px.fill(line, row + body * w, row + scale * w);
+  }
+  ctx.putImageData(image, left, top);
 }
 
 // ----- logs leave the phone -----------------------------------------------------------------
@@ -333,8 +365,10 @@ board = WebBoard(${JSON.stringify(ROOT)}, ${JSON.stringify(device)}, time.time, 
 function run(device) {
   const { mp, flash, board } = device;
   let mask = 0;
-  let running = false, again = false, idle = null, halted = false;
+  let running = false, again = false, idle = null, halted = false, stopped = false;
+  let input = null, shown = null;   // (the time of the input no draw has answered yet; the frame shown)
   const FS = mp.FS;
+  const step = board.step, edge = board.edge, written = board.written;   // (one proxy each, not one a call)
   // (what a test waits for: no pass running or due, every input stored)
   device.settled = () => !running && !again && !halted && mask === 0;
 
@@ -361,22 +395,43 @@ function run(device) {
     location.reload();
   }
 
+  function show(ram, dark) {
+    // Draw; the first draw that changes the picture after an input is
+    // measured from that input's event (performance entries "bower:tap").
+    const changed = shown === null || dark !== shown.dark || ram.some((b, i) => b !== shown.ram[i]);
+    draw(ram, dark);
+    if (shown === null) performance.mark("bower:first-screen");
+    shown = { ram, dark };
+    if (changed && input !== null) {
+      performance.measure("bower:tap", { start: input, end: performance.now() });
+      input = null;
+    }
+  }
+
   async function pump() {
-    if (halted) return;
+    if (halted || stopped) return;
     if (running) { again = true; return; }
     running = true;
     clearTimeout(idle);
     try {
       do {
         again = false;
-        const flags = board.step(mask, ticks());
+        let flags;
+        try {
+          flags = step(mask, ticks());
+        } catch (e) {
+          // Even the device's error screen failed: say so, keep what is shown.
+          stopped = true;
+          say(`Bower stopped: ${e && e.message ? e.message.trim().split("\n").pop() : e}. Reload the page to start again.`);
+          return;
+        }
         if (flags & FRAME) {
-          draw(FS.readFile("/frame"), flags & DARK);
+          show(FS.readFile("/frame"), !!(flags & DARK));
           device.frames = (device.frames || 0) + 1;
         }
         if (flags & FILES) {
           try {
-            await flash.commit(changes(FS, board.written()));
+            await flash.commit(changes(FS, written()));
           } catch (e) {
             refused(e);
             return;
@@ -384,6 +439,11 @@ function run(device) {
           board.set_room(await room());
         }
         if (flags & EXPORT) exportLogs(device).catch((e) => say(`Export failed: ${e && e.message ? e.message : e}`));
+        if (flags & RESET) {
+          stopped = true;
+          location.reload();
+          return;
+        }
         if (flags & BUSY) again = true;
         if (again) await new Promise((r) => setTimeout(r, 4));
       } while (again);
@@ -394,13 +454,15 @@ function run(device) {
     } finally {
       running = false;
     }
+    input = null;
     idle = setTimeout(pump, IDLE_MS);
   }
 
-  const press = (bit, down) => {
+  const press = (bit, down, at) => {
     const t = ticks();
     if (halted || down === !!(mask & (1 << bit))) return;
-    board.edge(bit, down ? 1 : 0, t);
+    input = at;
+    edge(bit, down ? 1 : 0, t);
     mask = down ? mask | (1 << bit) : mask & ~(1 << bit);
     if (down && navigator.vibrate) navigator.vibrate(8);
     pump();
@@ -408,8 +470,8 @@ function run(device) {
   for (const b of document.querySelectorAll("#keys button")) {
     const bit = Number(b.dataset.bit);
     b.addEventListener("pointerdown", (e) => { e.preventDefault(); b.setPointerCapture(e.pointerId);
-                                               b.classList.add("down"); press(bit, true); });
-    const up = (e) => { e.preventDefault(); b.classList.remove("down"); press(bit, false); };
+                                               b.classList.add("down"); press(bit, true, e.timeStamp); });
+    const up = (e) => { e.preventDefault(); b.classList.remove("down"); press(bit, false, e.timeStamp); };
     b.addEventListener("pointerup", up);
     b.addEventListener("pointercancel", up);
     b.addEventListener("contextmenu", (e) => e.preventDefault());
@@ -417,13 +479,13 @@ function run(device) {
   window.addEventListener("keydown", (e) => {
     if (!(e.key in KEYS) || e.ctrlKey || e.metaKey || e.altKey) return;
     e.preventDefault();
-    if (!e.repeat) press(KEYS[e.key], true);
+    if (!e.repeat) press(KEYS[e.key], true, e.timeStamp);
   });
   window.addEventListener("keyup", (e) => {
-    if (e.key in KEYS) { e.preventDefault(); press(KEYS[e.key], false); }
+    if (e.key in KEYS) { e.preventDefault(); press(KEYS[e.key], false, e.timeStamp); }
   });
-  window.addEventListener("blur", () => { for (let bit = 0; bit < 4; bit++) press(bit, false); });
-  const redraw = () => draw(FS.readFile("/frame"), false);
+  window.addEventListener("blur", () => { for (let bit = 0; bit < 4; bit++) press(bit, false, null); });
+  const redraw = () => (shown === null ? show(FS.readFile("/frame"), false) : draw(shown.ram, shown.dark));
   window.addEventListener("resize", () => fit(redraw));
   keepAwake();
   fit(redraw);
