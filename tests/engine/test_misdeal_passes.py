@@ -156,3 +156,11 @@ def test_card_mode_has_no_misdeal():
         h = Hand(r, 0, True)
         h.deal(shuffled_deck(r, Rand(3).below))
         assert "redeal" not in h.legal_actions(), v
+
+
+def test_a_club_round_counts_a_passed_misdeal_as_it_counts_a_throw_in():
+    # A round counts the hands that passed the deal on (docs/RULES.md).
+    for on, dealer, counted in ((False, 0, 0), (True, 1, 1)):
+        g = Game(Rules("classic", round_hands=4, misdeal_passes=on))
+        g.apply("redeal")
+        assert (g.dealer, g.counted) == (dealer, counted)
