@@ -164,13 +164,8 @@ class Rules:
             # A club round (host/CLUB.md): its options apart.
             from euchre.clubround import round_options
             rnd = round_options(key, given)
-        for k in list(given):
-            if k in LATER:
-                if given[k] is False:
-                    del given[k]    # (off: as if not given, see LATER)
-                    continue
-                opts[k] = False     # (to be checked below as any option)
-            if k not in opts:
+        for k in given:
+            if k not in opts and k not in LATER:
                 raise ValueError(error_text("option", self.title, k, ", ".join(sorted(opts))))
             x = given[k]
             allowed = OPTIONS[k]
@@ -179,7 +174,8 @@ class Rules:
                     raise ValueError(error_text("number", k, 1, x))
             elif x not in allowed or (x is True or x is False) != (allowed is _B):
                 raise ValueError(error_text("value", k, allowed, x))
-            opts[k] = x
+            if x is not False or k not in LATER:
+                opts[k] = x     # (a LATER option off: as if not given)
         for d in (_BASE, v):  # (v also gives title, score and options)
             for k in d:
                 setattr(self, k, d[k])
