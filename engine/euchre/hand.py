@@ -823,7 +823,9 @@ def _apply(h, a):
     else:
         h.declarer = x
         if k == A.REDEAL:
-            h._over(REDEAL, "misdeal")
+            # Option misdeal_passes (Leeds and Dwight's Laws of Euchre,
+            # law 41, docs/RULES.md): the deal passes left as after a throw-in.
+            h._over(THROWN_IN if h.rules.misdeal_passes else REDEAL, "misdeal")
         elif k == A.ACENOFACE:
             h._over(REDEAL, "ace_no_face")  # 003: an ace and four 9s/10s
         elif k == A.NINETENS:

@@ -20,6 +20,7 @@ OPTION_LABELS = {
     "min_rank": "Lowest card (deck)",
     "march": "March points",
     "alone": "Going alone",
+    "misdeal_passes": "Misdeal passes left",
     "round_hands": "Club round: hands",
     "lone_march": "Club: lone march",
     "set_loner": "Club: set loner",

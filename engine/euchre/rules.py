@@ -39,7 +39,13 @@ OPTIONS = dict(
     defend_alone=_B, farmers=_B, farmers_nines_only=_B,
     farmers_no_call=_B, partners_best=_B, ace_no_face=_B,
     joker=_B, renege_deduct=_B, jokers=_B, four_eights=_B,
-    alternate_ending=_B, play_on=_B, min_rank=(9, 7), march=(2, 3), alone=_B)
+    alternate_ending=_B, play_on=_B, min_rank=(9, 7), march=(2, 3), alone=_B,
+    misdeal_passes=_B)
+# Options every variant takes that came after the game logs began (issue
+# 36), each off by default: ``Rules.options`` (and so a game's log) holds
+# one only when it is on, so a game without it logs, replays and costs the
+# device what it did before.
+LATER = ("misdeal_passes",)
 # (min_rank and alone are also fields of every variant, below: a variant
 # that has them as options sets them, the others keep their own.)
 # (Classic's club-round options, round_hands and the night's scoring, are
@@ -159,7 +165,7 @@ class Rules:
             from euchre.clubround import round_options
             rnd = round_options(key, given)
         for k in given:
-            if k not in opts:
+            if k not in opts and k not in LATER:
                 raise ValueError(error_text("option", self.title, k, ", ".join(sorted(opts))))
             x = given[k]
             allowed = OPTIONS[k]
@@ -168,7 +174,8 @@ class Rules:
                     raise ValueError(error_text("number", k, 1, x))
             elif x not in allowed or (x is True or x is False) != (allowed is _B):
                 raise ValueError(error_text("value", k, allowed, x))
-            opts[k] = x
+            if x is not False or k not in LATER:
+                opts[k] = x     # (a LATER option off: as if not given)
         for d in (_BASE, v):  # (v also gives title, score and options)
             for k in d:
                 setattr(self, k, d[k])

@@ -11,6 +11,7 @@ from typing import Any
 
 OPTIONS: dict[str, tuple[bool, bool] | tuple[int, ...] | tuple[str, ...] | None]
 VARIANTS: dict[str, dict[str, Any]]
+LATER: tuple[str, ...]
 MORE_VARIANTS: tuple[str, ...]
 
 def variant_names() -> tuple[str, ...]: ...
@@ -56,6 +57,7 @@ class Rules:
     farmers_no_call: bool
     partners_best: bool
     ace_no_face: bool
+    misdeal_passes: bool
     joker: bool
     renege_deduct: bool
     jokers: bool

@@ -38,15 +38,18 @@ DEFAULT_NAMES = ["Bot1", "Bot2", "Bot3", "Bot4", "Bot5", "Bot6"]   # (six for Si
 
 
 def play_demo(variant: str = "classic", seed: int = 1, names: list[str] | None = None,
-              out: TextIO | None = None, max_hands: int = 200) -> Game:
-    """Play one bot game of ``variant`` (card mode) and print it hand by hand."""
-    rules = Rules(variant)
+              out: TextIO | None = None, max_hands: int = 200, options: dict | None = None) -> Game:
+    """Play one bot game of ``variant`` (card mode) and print it hand by hand;
+    ``options``: house rules of the variant (``{"misdeal_passes": True}``)."""
+    rules = Rules(variant, options or {})
     n = rules.num_players
     names = (names or DEFAULT_NAMES)[:n]
     rng = random.Random(seed)
     game = Game(rules, names, dealer=rng.randrange(n), cards=True)
     say: Callable[[str], None] = (lambda s: print(s, file=out)) if out else print
     say(f"Bower demo: {rules.title}, {', '.join(names)}; first dealer {names[game.dealer]}")
+    if options:
+        say("House rules on: " + ", ".join(sorted(options)))
     while not game.is_terminal() and game.hand_no <= max_hands:
         hand = game.hand
         if hand.phase == 0:
@@ -124,8 +127,24 @@ def _players(variant: str, names: list[str] | None) -> tuple[list[str] | None, s
     return names, f"-p{crc32(chr(31).join(names).encode()):08x}"
 
 
+def _options(variant: str, names: list[str] | None) -> tuple[dict, str]:
+    """The ``--option`` house rules switched on, checked by the engine for
+    ``variant``, and what the game id ends in for them."""
+    if not names:
+        return {}, ""
+    opts = {n: True for n in names}
+    try:
+        Rules(variant, opts)
+    except ValueError as e:
+        from bower_host.errors import CommandError
+        raise CommandError(f"--option: {e}") from None
+    return opts, "-o" + "+".join(sorted(opts))
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     names, tag = _players(args.variant, args.players)
+    opts, otag = _options(args.variant, args.option)
+    tag += otag
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     library = None
     if not args.no_store:
@@ -139,7 +158,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for i in range(args.games):
             if i:
                 print()
-            game = play_demo(args.variant, seed=seed + i, names=names)
+            game = play_demo(args.variant, seed=seed + i, names=names, options=opts)
             if library is not None:
                 print(store_demo(library, game, f"{args.variant}-{seed + i}{tag}", int(time.time())))
     finally:
@@ -171,5 +190,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--db", metavar="FILE", type=at.library_file(),
                    help="the game library to store them in (default: $BOWER_DB, else "
                         "bower.sqlite3 in the user data directory)")
+    p.add_argument("--option", action="append", metavar="NAME",
+                   help="switch a house rule of the variant on (repeatable; e.g. misdeal_passes, std)")
     p.add_argument("--no-store", action="store_true", help="only watch: store nothing")
     p.set_defaults(func=cmd_demo)

@@ -109,7 +109,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     con.print("Players: " + ", ".join(f"{n} (seat {s})" for s, n in enumerate(g["players"]))
               + f"; first dealer {g['players'][g['first_dealer']]}")
     defaults = variant_data(rules.name)["options"]
-    changed = [line for line, k in zip(describe_rules(rules), sorted(rules.options)) if rules.options[k] != defaults[k]]
+    # (an option of euchre.rules' LATER is in the game's options only when on)
+    changed = [line for line, k in zip(describe_rules(rules), sorted(rules.options))
+               if rules.options[k] != defaults.get(k, False)]
     con.print(f"Rules: to {rules.winning_score}" + ("; " + "; ".join(changed) if changed else "; house options off"))
     score_head = "Score (" + " - ".join(label for label, _ in sides(g)) + ")" if _teams(g) else \
         "Scores (" + " ".join(g["players"]) + ")"

@@ -13,7 +13,8 @@ VARIANTS = (("classic", {}),
             ("five", {}), ("five", {"jokers": True, "four_eights": True}),
             ("callpartner", {"std": True}), ("ultimate", {}),
             ("three", {}), ("three", {"alone": True, "min_rank": 7, "std": True}),
-            ("six", {}), ("six", {"jokers": True}), ("two", {}), ("two", {"joker": True, "min_rank": 9}))
+            ("six", {}), ("six", {"jokers": True}), ("two", {}), ("two", {"joker": True, "min_rank": 9}),
+            ("classic", {"misdeal_passes": True}))
 
 
 def _play_hand(rules, dealer, rng, bot_seats):

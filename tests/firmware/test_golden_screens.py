@@ -94,6 +94,12 @@ SCENARIOS.update({
                                                            "won 3", "won 4", "reveal 3"]),
     "hand_over_ultimate": lambda: drive("ultimate", ["up C", "order", "tricks 11"]),
     "misdeal_classic": lambda: drive("classic", ["redeal"]),
+    # Option misdeal_passes (issue 36): on the options screen, in the rules
+    # view, and a misdeal's result naming the next dealer (the one left).
+    "options_misdeal_on": lambda: _path(Driver(), ["new", "classic", "misdeal_passes"]),
+    "rules_misdeal_ultimate": lambda: _path(_keys(drive("ultimate", [], {"misdeal_passes": True}), "O"), ["rules"]),
+    "misdeal_passes_classic": lambda: drive("classic", ["redeal"], {"misdeal_passes": True}),
+    "misdeal_passes_two": lambda: drive("two", ["up H", "redeal"], {"misdeal_passes": True}),
     "game_menu": lambda: _keys(drive("classic", ["up H"]), "O"),
     "scores_five": lambda: _menu_scores(drive("five", ["up S", "pass", "order", "partner JS"] + ["won 2"] * 5)),
     "rules_classic": lambda: _path(_keys(drive("classic", [], {"std": True, "canadian": True}), "O"), ["rules"]),

@@ -24,6 +24,7 @@ from bower.store import Store
 from bower.ui import App
 from bower import keys as K
 from euchre import Rules
+from euchre.rules import LATER
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Flo"]
 MORE = ("three", "six", "two")
@@ -95,18 +96,20 @@ def test_each_options_menu_is_the_engines(variant):
     d.choose("new")
     d.choose(variant)
     opts = Rules(variant).options
-    assert [v for _, v in d.rows()] == ["next"] + sorted(opts) + ["quick"]
+    # (then every variant's later options, euchre.rules LATER: absent while off)
+    assert [v for _, v in d.rows()] == ["next"] + sorted(opts) + list(LATER) + ["quick"]
     assert d.app.setup["options"] == opts
-    for k in sorted(opts):
+    for k in sorted(opts) + list(LATER):
         # Every value of every option, round to the first; the engine takes each.
         seen = []
+        first = opts.get(k, False)
         for _ in range(12):
-            seen.append(d.app.setup["options"][k])
+            seen.append(d.app.setup["options"].get(k, False))
             d.choose(k)
             Rules(variant, d.app.setup["options"])
-            if d.app.setup["options"][k] == opts[k]:
+            if d.app.setup["options"].get(k, False) == first:
                 break
-        assert d.app.setup["options"][k] == opts[k] and len(seen) > 1, (k, seen)
+        assert d.app.setup["options"].get(k, False) == first and len(seen) > 1, (k, seen)
     assert d.app.setup["options"] == opts
 
 

@@ -387,13 +387,13 @@ def options_tour(d):
             d.choose(k)                       # quick score (a setting): on, then off again
             d.choose(k)
             continue
-        first = opts[k]
+        first = opts.get(k, False)    # (a LATER option: absent while off)
         d.choose(k)
         for _ in range(12):
-            if opts[k] == first:
+            if opts.get(k, False) == first:
                 break
             d.press(K.OK)
-        assert opts[k] == first
+        assert opts.get(k, False) == first
     if "farmers" in opts:
         d.choose("farmers_nines_only")
         assert d.app.toast and not opts["farmers_nines_only"]

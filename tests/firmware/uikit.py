@@ -286,10 +286,10 @@ class Driver:
         for k, v in (options or {}).items():
             # Cycle the option until it has the wanted value.
             for _ in range(12):
-                if self.app.setup["options"][k] == v:
+                if self.app.setup["options"].get(k, False) == v:
                     break
                 self.choose(k)
-            if self.app.setup["options"][k] != v:
+            if self.app.setup["options"].get(k, False) != v:
                 raise AssertionError("option %s never became %r" % (k, v))
         if quick is not None and bool(self.app.store.settings.get("quick")) != quick:
             self.choose("quick")
