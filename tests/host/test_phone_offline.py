@@ -211,3 +211,104 @@ def test_a_name_the_build_does_not_hold_is_not_found_not_a_server_error(tmp_path
         assert e.value.code == 404
         with urllib.request.urlopen(url, timeout=10) as r:
             assert r.status == 200
+
+
+@contextmanager
+def _counting(folder: Path, got: list):
+    # bower web serve's app, each request's path and the body bytes sent noted.
+    import threading
+
+    import uvicorn
+
+    from bower_host.web import app
+    inner = app(folder)
+
+    async def counted(scope, receive, send):
+        n = [0]
+
+        async def out(message):
+            if message["type"] == "http.response.body":
+                n[0] += len(message.get("body", b""))
+            await send(message)
+        await inner(scope, receive, out)
+        got.append((scope.get("path"), n[0]))
+
+    srv = uvicorn.Server(uvicorn.Config(counted, host="127.0.0.1", port=0, log_level="warning", access_log=False))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    deadline = time.time() + 10
+    while not srv.started and time.time() < deadline:
+        time.sleep(0.02)
+    try:
+        yield "http://127.0.0.1:%d/" % srv.servers[0].sockets[0].getsockname()[1]
+    finally:
+        srv.should_exit = True
+        th.join(5)
+
+
+def _cached(page) -> dict:
+    # {path: SHA-256} of what the service worker's cache holds.
+    return page.evaluate("""async () => {
+      const out = {};
+      for (const key of await caches.keys()) {
+        const c = await caches.open(key);
+        for (const req of await c.keys()) {
+          const d = await crypto.subtle.digest("SHA-256", await (await c.match(req)).arrayBuffer());
+          const hex = Array.from(new Uint8Array(d), (b) => b.toString(16).padStart(2, "0"));
+          out[new URL(req.url).pathname] = hex.join("");
+        }
+      }
+      return out;
+    }""")
+
+
+def test_a_first_visit_downloads_each_file_once_and_the_worker_keeps_only_this_builds(site, tmp_path):
+    import hashlib
+    got: list = []
+    folder = tmp_path / "site"
+    shutil.copytree(site, folder)
+    with _counting(folder, got) as url, chromium(tmp_path / "profile") as ctx:
+        page = ctx.new_page()
+        page.goto(url)
+        booted(page)
+        _offline_ready(page)
+        page.wait_for_timeout(500)
+        # The worker's copies come from the browser's HTTP cache: no file's
+        # body crosses the network twice (a page and sw.js may be asked
+        # again: they are never cached, and answer 304 or a few bytes).
+        bodies: dict = {}
+        for path, n in got:
+            if n:
+                bodies.setdefault(path, []).append(n)
+        twice = {p: ns for p, ns in bodies.items() if len(ns) > 1 and p not in ("/", "/sw.js", "/version.json")}
+        assert twice == {}, twice
+        assert "/micropython.wasm" in bodies and "/bower.pak" in bodies, sorted(bodies)
+        want = {f"/{n}": hashlib.sha256((folder / n).read_bytes()).hexdigest()
+                for n in ("app.js", "micropython.wasm", "bower.pak", "version.json")}
+        held = _cached(page)
+        assert {p: held.get(p) for p in want} == want
+    # A stale copy in the HTTP cache is not taken: a build whose app.js
+    # changed under the same name (and kept a day by the browser) is fetched
+    # past that cache by the new worker, and its cache holds the new file.
+    got.clear()
+    with _counting(folder, got) as url, chromium(tmp_path / "profile2") as ctx:
+        page = ctx.new_page()
+        page.goto(url)
+        booted(page)
+        _offline_ready(page)
+        old_sw = (folder / "sw.js").read_text()
+        (folder / "app.js").write_text((folder / "app.js").read_text() + "\n// build B\n")
+        new_sha = hashlib.sha256((folder / "app.js").read_bytes()).hexdigest()
+        (folder / "sw.js").write_text(old_sw.replace(json.dumps(_version(folder)), json.dumps("B"))
+                                      .replace(hashlib.sha256((site / "app.js").read_bytes()).hexdigest(), new_sha))
+        page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+        page.wait_for_function("caches.has('B')", timeout=20000)
+        page.wait_for_function("navigator.serviceWorker.getRegistration().then((r) => r.waiting || r.active)")
+        page.wait_for_timeout(1000)
+        held = page.evaluate("""async () => {
+          const r = await (await caches.open("B")).match("app.js");
+          if (!r) return null;
+          const d = await crypto.subtle.digest("SHA-256", await r.arrayBuffer());
+          return Array.from(new Uint8Array(d), (b) => b.toString(16).padStart(2, "0")).join("");
+        }""")
+        assert held == new_sha

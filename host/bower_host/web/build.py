@@ -123,6 +123,9 @@ def build() -> dict[str, bytes]:
     files["version.json"] = json.dumps({"version": version, "runtime": (RUNTIME / "VERSION").read_text().strip(),
                                         "files": list(SHELL)}).encode()
     sw = (STATIC / "sw.js").read_text()
-    cached = [*SHELL, "version.json"]
+    # Each file the worker keeps, with its SHA-256: it takes a copy from the
+    # browser's HTTP cache (the page has just fetched it: no second
+    # download) only when that copy is this build's.
+    cached = {name: hashlib.sha256(files[name]).hexdigest() for name in (*SHELL, "version.json")}
     files["sw.js"] = sw.replace("__VERSION__", version).replace("__FILES__", json.dumps(cached)).encode()
     return files

@@ -504,12 +504,15 @@ async function keepAwake() {
 }
 
 async function main() {
-  if ("serviceWorker" in navigator && window.isSecureContext) {
-    navigator.serviceWorker.register("sw.js").catch(() => {});
-  }
   try {
     const device = await boot();
     window.bower = device;        // (the tests read the device through this)
+    // The service worker once the device is up: its copies of the files then
+    // come from the browser's HTTP cache, not a second download competing
+    // with the first start's.
+    if ("serviceWorker" in navigator && window.isSecureContext) {
+      navigator.serviceWorker.register("sw.js").catch(() => {});
+    }
     let said = null;
     try { said = sessionStorage.getItem(SAID_KEY); sessionStorage.removeItem(SAID_KEY); } catch { /* (none) */ }
     say(said || (window.isSecureContext ? "" : "Plain HTTP: playing and storage work; starting offline and " +

@@ -3,13 +3,29 @@
 // loaded). A new build installs beside the old one and takes over on the next
 // start, once no page of the old one is open: never in the middle of a game.
 const VERSION = "__VERSION__";
-const FILES = __FILES__;
+const FILES = __FILES__;        // name: SHA-256 of this build's file
+
+async function hex(response) {
+  const digest = await crypto.subtle.digest("SHA-256", await response.clone().arrayBuffer());
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function keep(cache, url, sha) {
+  // The browser's HTTP cache first (a first install: the page fetched it a
+  // moment ago, no second download), then past it when that copy is not
+  // this build's (it keeps files a day: an update). A copy that is still
+  // not this build's fails the install (a site caught mid-upload): the next
+  // start tries again, and the old build goes on meanwhile.
+  for (const mode of ["default", "reload"]) {
+    const r = await fetch(new Request(url, { cache: mode }));
+    if (r.ok && await hex(r) === sha) return cache.put(url, r);
+  }
+  throw new Error(`${url}: not this build's file`);
+}
 
 self.addEventListener("install", (e) => {
-  // Past the browser's HTTP cache, which may still hold the build before's
-  // files (they are kept a day): this build's cache holds this build.
-  const files = ["./", ...FILES].map((f) => new Request(f, { cache: "reload" }));
-  e.waitUntil(caches.open(VERSION).then((c) => c.addAll(files)));
+  e.waitUntil(caches.open(VERSION).then((c) => Promise.all(
+    [["./", FILES["index.html"]], ...Object.entries(FILES)].map(([f, sha]) => keep(c, f, sha)))));
 });
 
 self.addEventListener("activate", (e) => {
