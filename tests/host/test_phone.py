@@ -119,7 +119,8 @@ def test_a_classic_game_by_taps_is_the_simulators_screen_for_screen(site, tmp_pa
             press(page, key)
             twin.press(key)
             assert frame(page) == twin.ram(), f"press {i + 1} ({key}): the phone's screen is not the simulator's"
-        _canvas_is_the_screenshot(page, twin.ram())
+            # (each press: the page draws only the panel's pages that changed)
+            _canvas_is_the_screenshot(page, twin.ram())
         shot(page, "classic-game-over")
 
 

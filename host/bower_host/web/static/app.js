@@ -223,26 +223,38 @@ function fit(redraw) {
 }
 
 let image = null;     // (the picture's pixels, kept between draws; null after fit() clears the canvas)
+let drawn = null;     // (the display RAM and darkness the picture shows)
 
 function draw(ram, dark) {
   // As bower_host.screen.to_image draws a screenshot: each lit pixel a
-  // scale x scale square, a dark line between pixels from scale 3 up. One
-  // device row is made per OLED row and copied (a tap's draw is most of its
-  // time at a phone's pixel ratio); ImageData is RGBA bytes, so a pixel
-  // written as a 32-bit word is ABGR on these little-endian machines.
+  // scale x scale square, a dark line between pixels from scale 3 up. Only
+  // the panel's pages (8 rows each) that changed since the last draw are
+  // drawn and put (a tap's draw is most of its time at a phone's pixel
+  // ratio); one device row is made per OLED row and copied. ImageData is
+  // RGBA bytes, so a pixel written as a 32-bit word is ABGR on these
+  // little-endian machines.
   const w = 128 * scale, h = 64 * scale;
   const ctx = canvas.getContext("2d");
   if (image === null || image.width !== w || image.height !== h) {
     ctx.fillStyle = "#000";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     image = ctx.createImageData(w, h);
+    drawn = null;
   }
+  let first = 8, last = -1;
+  for (let p = 0; p < 8; p++) {
+    let same = drawn !== null && drawn.dark === dark;
+    for (let i = p * 128; same && i < p * 128 + 128; i++) same = ram[i] === drawn.ram[i];
+    if (!same) { first = Math.min(first, p); last = p; }
+  }
+  if (last < 0) return;
+  drawn = { ram: Uint8Array.from(ram), dark };
   const px = new Uint32Array(image.data.buffer);
   const word = (c) => ((255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0]) >>> 0;
   const on = word(LIT), off = word([0, 0, 0]), line = word(GAP);
   const gap = scale >= 3;
   const body = gap ? scale - 1 : scale;       // (the rows of a pixel before its dark line)
-  for (let oy = 0; oy < 64; oy++) {
+  for (let oy = first * 8; oy < last * 8 + 8; oy++) {
     const row = oy * scale * w, page = (oy >> 3) * 128, bit = oy & 7;
     for (let ox = 0; ox < 128; ox++) {
       const at = row + ox * scale;
@@ -252,7 +264,8 @@ function draw(ram, dark) {
     for (let k = 1; k < body; k++) px.copyWithin(row + k * w, row, row + w);
     if (gap) px.fill(line, row + body * w, row + scale * w);
   }
-  ctx.putImageData(image, left, top);
+  const y = first * 8 * scale;
+  ctx.putImageData(image, left, top, 0, y, w, (last + 1) * 8 * scale - y);
 }
 
 // ----- logs leave the phone -----------------------------------------------------------------
