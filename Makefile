@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 NODE_MP := node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs
 
-.PHONY: all setup test sim bench clean
+.PHONY: all setup test sim web bench clean
 
 all: test
 
@@ -45,6 +45,11 @@ test: setup $(NODE_MP) $(WHEELHOUSE)/.stamp
 
 sim: setup
 	$(VENV)/bin/bower sim
+
+# Bower on a phone: the static site in build/web (serve it from any HTTPS
+# host, or try it with `bower web serve --dir build/web`).
+web: setup
+	$(VENV)/bin/bower web build -o build/web
 
 # The distribution's CPython, when there is one: make bench also times the
 # engine under it (pyenv's default build has no profile-guided optimisation).

@@ -308,3 +308,16 @@ def _free_port_is(port: int) -> bool:
             return False
     return True
 
+
+
+def test_make_web_writes_the_site_that_bower_web_serve_serves(built, tmp_path):
+    # `make web` as the issue names it: the build in build/web, every file
+    # `bower web serve --dir` wants, and the same build as `bower web build`.
+    root = Path(__file__).resolve().parents[2]
+    venv = Path(sys.executable).parent.parent
+    r = subprocess.run(["make", "-s", "web", f"VENV={venv}"], cwd=root, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    site = root / "build" / "web"
+    assert sorted(p.name for p in site.iterdir()) == sorted(p.name for p in built.iterdir())
+    for p in built.iterdir():
+        assert (site / p.name).read_bytes() == p.read_bytes(), p.name
