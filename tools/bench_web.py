@@ -44,7 +44,6 @@ import argparse
 import statistics
 import sys
 import tempfile
-from contextlib import contextmanager
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -116,48 +115,12 @@ def first_screen(page) -> float:
     return page.evaluate("performance.getEntriesByName('bower:first-screen')[0].startTime")
 
 
-@contextmanager
-def counted_serving(folder: Path, sent: list):
-    """webphone.serving's server (bower web serve's app, gzip and all), each
-    response's body bytes as sent appended to ``sent`` as (path, bytes)."""
-    import threading
-    import time
-
-    import uvicorn
-
-    from bower_host.web import app
-
-    inner = app(folder)
-
-    async def counting(scope, receive, send):
-        n = [0]
-
-        async def out(message):
-            if message["type"] == "http.response.body":
-                n[0] += len(message.get("body", b""))
-            await send(message)
-        await inner(scope, receive, out)
-        sent.append((scope.get("path"), n[0]))
-
-    srv = uvicorn.Server(uvicorn.Config(counting, host="127.0.0.1", port=0, log_level="warning", access_log=False))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    deadline = time.time() + 10
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.02)
-    try:
-        yield "http://127.0.0.1:%d/" % srv.servers[0].sockets[0].getsockname()[1]
-    finally:
-        srv.should_exit = True
-        th.join(5)
-
-
 def starts(folder: Path, quick: bool):
     # (bytes the page's requests took, with the service worker's copy), cold and warm ms.
     sent = []
     with tempfile.TemporaryDirectory() as profile, W.chromium(Path(profile)) as ctx:
         page = ctx.pages[0] if ctx.pages else ctx.new_page()
-        with counted_serving(folder, sent) as url:
+        with W.serving(folder, sent) as url:
             cdp = cdp_throttled(page, *((None, 1) if quick else (SLOW_4G, CPU)))
             page.goto(url)
             cold = first_screen(page)

@@ -157,3 +157,14 @@ def bower(capsys):
         out, err = capsys.readouterr()
         return rc, out, err
     return run
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The phone build (``bower web build``) served on loopback, for a
+    module's Chromium tests: its base URL. (A module may define its own.)"""
+    from webphone import build_site, need_chromium, serving
+    need_chromium()
+    folder = build_site(tmp_path_factory.mktemp("web") / "site")
+    with serving(folder) as url:
+        yield url

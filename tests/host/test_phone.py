@@ -15,8 +15,7 @@ import io
 
 import pytest
 
-from webphone import (PHONES, booted, build_site, canvas_png, chromium, frame, need_chromium, press, serving,
-                      shot)
+from webphone import (PHONES, booted, canvas_png, chromium, frame, press, shot)
 
 # The README's quickest Classic game: three lone marches (its key lines, as
 # the phone's keys).
@@ -24,14 +23,6 @@ TOUR = ["ok", "ok", "ok", "ok", "down", "ok",
         "ok", "down", "ok", "down", "down", "ok", "ok",
         "ok", "back", "down", "ok", "down", "down", "ok", "ok",
         "ok", "down", "ok", "down", "down", "ok"]
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    need_chromium()
-    folder = build_site(tmp_path_factory.mktemp("web") / "site")
-    with serving(folder) as url:
-        yield url
 
 
 class Twin:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from test_phone import TOUR, Twin
-from webphone import build_site, frame, killable, need_chromium, press, serving, shot, touch_end, touch_start
+from webphone import frame, killable, press, shot, touch_end, touch_start
 
 # A Five-Handed game to 10 (full entry): B goes alone and takes all five
 # tricks three times (4 points each), ordering up first, then as dealer and
@@ -37,14 +37,6 @@ KINDS = ("after", "down", "up", "late")
 #: Kills per game: a seeded sample of its presses (a restart costs about a
 #: second); BOWER_PHONE_KILLS=99 kills at every press of both games.
 KILLS = int(os.environ.get("BOWER_PHONE_KILLS", "10"))
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    need_chromium()
-    folder = build_site(tmp_path_factory.mktemp("web") / "site")
-    with serving(folder) as url:
-        yield url
 
 
 def _logs(flash: Path) -> dict[str, list[bytes]]:

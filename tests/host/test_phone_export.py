@@ -24,9 +24,8 @@ import sys
 import zipfile
 from pathlib import Path
 
-import pytest
 
-from webphone import booted, build_site, chromium, frame, need_chromium, press, serving, shot
+from webphone import booted, chromium, frame, press, shot
 
 BOWER = str(Path(sys.executable).parent / "bower")
 
@@ -43,14 +42,6 @@ TO_EXPORT = "ok down down down ok  down ok  down down down down down".split()
 # menu's Settings, down to "Export logs".
 STARTED_THEN_EXPORT = "ok ok ok ok down ok  back down down down down down ok  down down down down down".split()
 FREE_ROW = 5    # the settings' free space: the browser's quota on a phone, this disk's on the twin
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    need_chromium()
-    folder = build_site(tmp_path_factory.mktemp("web") / "site")
-    with serving(folder) as url:
-        yield url
 
 
 class Twin:

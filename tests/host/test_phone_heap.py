@@ -14,22 +14,13 @@ press starts it again on the screen a power-on gives.
 
 from __future__ import annotations
 
-import pytest
 
 from test_phone import TOUR, Twin
-from webphone import booted, build_site, chromium, frame, need_chromium, press, serving, settle, shot
+from webphone import booted, chromium, frame, press, settle, shot
 
 #: The Pico's GC pool: 4,384 B the bare firmware holds + 241,504 B free at
 #: boot (../shared/pico-timing.md, the real rp2 firmware).
 HEAP = 245_888
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    need_chromium()
-    folder = build_site(tmp_path_factory.mktemp("web") / "site")
-    with serving(folder) as url:
-        yield url
 
 
 def _live(page) -> int:

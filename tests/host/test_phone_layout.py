@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from webphone import booted, build_site, chromium, frame, need_chromium, press, serving, shot
+from webphone import booted, chromium, frame, press, shot
 
 SIZES = {"landscape phone 844x390": ({"width": 844, "height": 390}, 3),
          "tablet 820x1180": ({"width": 820, "height": 1180}, 2),
@@ -31,14 +31,6 @@ BOXES = """() => {
     }
     return out;
 }"""
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    need_chromium()
-    folder = build_site(tmp_path_factory.mktemp("web") / "site")
-    with serving(folder) as url:
-        yield url
 
 
 def _overlap(a, b) -> bool:

@@ -213,39 +213,6 @@ def test_a_name_the_build_does_not_hold_is_not_found_not_a_server_error(tmp_path
             assert r.status == 200
 
 
-@contextmanager
-def _counting(folder: Path, got: list):
-    # bower web serve's app, each request's path and the body bytes sent noted.
-    import threading
-
-    import uvicorn
-
-    from bower_host.web import app
-    inner = app(folder)
-
-    async def counted(scope, receive, send):
-        n = [0]
-
-        async def out(message):
-            if message["type"] == "http.response.body":
-                n[0] += len(message.get("body", b""))
-            await send(message)
-        await inner(scope, receive, out)
-        got.append((scope.get("path"), n[0]))
-
-    srv = uvicorn.Server(uvicorn.Config(counted, host="127.0.0.1", port=0, log_level="warning", access_log=False))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    deadline = time.time() + 10
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.02)
-    try:
-        yield "http://127.0.0.1:%d/" % srv.servers[0].sockets[0].getsockname()[1]
-    finally:
-        srv.should_exit = True
-        th.join(5)
-
-
 def _cached(page) -> dict:
     # {path: SHA-256} of what the service worker's cache holds.
     return page.evaluate("""async () => {
@@ -267,7 +234,7 @@ def test_a_first_visit_downloads_each_file_once_and_the_worker_keeps_only_this_b
     got: list = []
     folder = tmp_path / "site"
     shutil.copytree(site, folder)
-    with _counting(folder, got) as url, chromium(tmp_path / "profile") as ctx:
+    with serving(folder, got) as url, chromium(tmp_path / "profile") as ctx:
         page = ctx.new_page()
         page.goto(url)
         booted(page)
@@ -291,7 +258,7 @@ def test_a_first_visit_downloads_each_file_once_and_the_worker_keeps_only_this_b
     # changed under the same name (and kept a day by the browser) is fetched
     # past that cache by the new worker, and its cache holds the new file.
     got.clear()
-    with _counting(folder, got) as url, chromium(tmp_path / "profile2") as ctx:
+    with serving(folder, got) as url, chromium(tmp_path / "profile2") as ctx:
         page = ctx.new_page()
         page.goto(url)
         booted(page)

@@ -40,21 +40,13 @@ from hypothesis import strategies as st
 
 from bower_host.screentext import rows as rows_of
 from test_phone import TOUR, Twin
-from webphone import (booted, build_site, chromium, frame, need_chromium, press, serving, shot, touch_end,
+from webphone import (booted, chromium, frame, press, shot, touch_end,
                       touch_start)
 
 #: A Classic game (test_phone's TOUR), then Home from its game-over screen.
 GAME = [*TOUR, "ok", "up", "ok"]
 #: The presses of TOUR that start a game and enter its first input (the upcard).
 IN_PLAY = 7
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    need_chromium()
-    folder = build_site(tmp_path_factory.mktemp("web") / "site")
-    with serving(folder) as url:
-        yield url
 
 
 # ----- the flash in IndexedDB, as the page keeps it (app.js's Flash) ---------------------

@@ -49,23 +49,46 @@ def build_site(folder: Path) -> Path:
 
 
 @contextmanager
-def serving(folder: Path):
-    """Serve ``folder`` on a free loopback port; yields its base URL (``http://127.0.0.1:N/``)."""
-    import uvicorn
-
-    from bower_host.web import app
-    srv = uvicorn.Server(uvicorn.Config(app(folder), host="127.0.0.1", port=0, log_level="warning",
-                                        access_log=False))
+def running(srv):
+    """Run a uvicorn ``Server`` (port 0: a free one) in a thread; yields its
+    base URL (``http://127.0.0.1:N``), and stops it on leaving."""
     th = threading.Thread(target=srv.run, daemon=True)
     th.start()
     deadline = time.time() + 10
     while not srv.started and time.time() < deadline:
         time.sleep(0.02)
     try:
-        yield "http://127.0.0.1:%d/" % srv.servers[0].sockets[0].getsockname()[1]
+        yield "http://127.0.0.1:%d" % srv.servers[0].sockets[0].getsockname()[1]
     finally:
         srv.should_exit = True
         th.join(5)
+
+
+@contextmanager
+def serving(folder: Path, sent: list | None = None):
+    """Serve ``folder`` (``bower web serve``'s app) on a free loopback port;
+    yields its base URL (``http://127.0.0.1:N/``). With ``sent``, each
+    response's path and the body bytes sent (gzipped as sent) are appended
+    to it."""
+    import uvicorn
+
+    from bower_host.web import app
+    inner = app(folder)
+
+    async def counted(scope, receive, send):
+        n = [0]
+
+        async def out(message):
+            if message["type"] == "http.response.body":
+                n[0] += len(message.get("body", b""))
+            await send(message)
+        await inner(scope, receive, out)
+        sent.append((scope.get("path"), n[0]))    # pyright: ignore[reportOptionalMemberAccess]
+
+    srv = uvicorn.Server(uvicorn.Config(inner if sent is None else counted, host="127.0.0.1", port=0,
+                                        log_level="warning", access_log=False))
+    with running(srv) as url:
+        yield url + "/"
 
 
 @contextmanager
