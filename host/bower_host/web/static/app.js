@@ -230,7 +230,8 @@ function draw(ram, dark) {
   // scale x scale square, a dark line between pixels from scale 3 up. Only
   // the panel's pages (8 rows each) that changed since the last draw are
   // drawn and put (a tap's draw is most of its time at a phone's pixel
-  // ratio); one device row is made per OLED row and copied. ImageData is
+  // ratio); one device row is made per OLED row and copied. True if any
+  // page changed (what a tap's measure waits for). ImageData is
   // RGBA bytes, so a pixel written as a 32-bit word is ABGR on these
   // little-endian machines.
   const w = 128 * scale, h = 64 * scale;
@@ -247,7 +248,7 @@ function draw(ram, dark) {
     for (let i = p * 128; same && i < p * 128 + 128; i++) same = ram[i] === drawn.ram[i];
     if (!same) { first = Math.min(first, p); last = p; }
   }
-  if (last < 0) return;
+  if (last < 0) return false;
   drawn = { ram: Uint8Array.from(ram), dark };
   const px = new Uint32Array(image.data.buffer);
   const word = (c) => ((255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0]) >>> 0;
@@ -266,6 +267,7 @@ function draw(ram, dark) {
   }
   const y = first * 8 * scale;
   ctx.putImageData(image, left, top, 0, y, w, (last + 1) * 8 * scale - y);
+  return true;
 }
 
 // ----- logs leave the phone -----------------------------------------------------------------
@@ -379,7 +381,7 @@ function run(device) {
   const { mp, flash, board } = device;
   let mask = 0;
   let running = false, again = false, idle = null, halted = false, stopped = false;
-  let input = null, shown = null;   // (the time of the input no draw has answered yet; the frame shown)
+  let input = null, first = true;   // (the time of the input no draw has answered yet; no screen yet)
   const FS = mp.FS;
   const step = board.step, edge = board.edge, written = board.written;   // (one proxy each, not one a call)
   // (what a test waits for: no pass running or due, every input stored)
@@ -411,10 +413,9 @@ function run(device) {
   function show(ram, dark) {
     // Draw; the first draw that changes the picture after an input is
     // measured from that input's event (performance entries "bower:tap").
-    const changed = shown === null || dark !== shown.dark || ram.some((b, i) => b !== shown.ram[i]);
-    draw(ram, dark);
-    if (shown === null) performance.mark("bower:first-screen");
-    shown = { ram, dark };
+    const changed = draw(ram, dark);
+    if (first) performance.mark("bower:first-screen");
+    first = false;
     if (changed && input !== null) {
       performance.measure("bower:tap", { start: input, end: performance.now() });
       input = null;
@@ -498,7 +499,7 @@ function run(device) {
     if (e.key in KEYS) { e.preventDefault(); press(KEYS[e.key], false, e.timeStamp); }
   });
   window.addEventListener("blur", () => { for (let bit = 0; bit < 4; bit++) press(bit, false, null); });
-  const redraw = () => (shown === null ? show(FS.readFile("/frame"), false) : draw(shown.ram, shown.dark));
+  const redraw = () => (drawn === null ? show(FS.readFile("/frame"), false) : draw(drawn.ram, drawn.dark));
   window.addEventListener("resize", () => fit(redraw));
   keepAwake();
   fit(redraw);
