@@ -332,7 +332,7 @@ def corrections(lib: Library | Reader, night: Night) -> list:
 
 # ----- after ``bower library rebuild`` ----------------------------------------------
 
-_CARRIED = ("club_nights", "club_players", "club_results", "club_corrections")
+_CARRIED = ("club_nights", "club_players", "club_results", "club_corrections", "club_joins", "club_tokens")
 
 
 def carry_over(old: str | Path, lib: Library) -> str | None:

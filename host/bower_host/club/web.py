@@ -125,8 +125,11 @@ class Board:
             self.down = why
 
 
-def make_app(db_path, key: str):
-    """The Starlette app for night ``key`` of the library at ``db_path``."""
+def make_app(db_path, key: str, site=None, phones=None):
+    """The Starlette app for night ``key`` of the library at ``db_path``;
+    with ``site`` (the phone build's folder: ``bower_host.web.write_site``)
+    it is served at ``/phone/``, and with ``phones``
+    (``club.phoneapi.Phones``) the phones' API at ``/api/``."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
@@ -183,25 +186,51 @@ def make_app(db_path, key: str):
             return JSONResponse({"error": str(exc)}, status_code=503, headers=headers)
         return PlainTextResponse(f"{exc}\n", status_code=503, headers=headers)
 
-    return Starlette(routes=[
+    routes = [
         Route("/", index), Route("/player", find), Route("/player/{number:int}", player),
         Route("/results.json", results),
-        Route("/board.json", board_json), Route("/standings.csv", csv_)],
-        exception_handlers={Unavailable: unavailable})
+        Route("/board.json", board_json), Route("/standings.csv", csv_)]
+    if phones is not None:
+        from bower_host.club.phoneapi import routes as api
+        routes += api(phones)
+    if site is not None:
+        from starlette.routing import Mount
+
+        from bower_host.web import app as site_app
+
+        async def to_phone(request):
+            q = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(f"phone/{q}", status_code=308)
+        routes += [Route("/phone", to_phone), Mount("/phone", site_app(site))]
+    return Starlette(routes=routes, exception_handlers={Unavailable: unavailable})
 
 
-def server(db_path, key: str, host: str = "127.0.0.1", port: int = 8080):
+def server(db_path, key: str, host: str = "127.0.0.1", port: int = 8080, site=None, phones=None):
     """A uvicorn ``Server`` for the app (``.run()``; tests run it in a thread)."""
     import uvicorn
-    config = uvicorn.Config(make_app(db_path, key), host=host, port=port, log_level="warning", access_log=False,
-                            backlog=2048, timeout_keep_alive=5)
+    config = uvicorn.Config(make_app(db_path, key, site, phones), host=host, port=port, log_level="warning",
+                            access_log=False, backlog=2048, timeout_keep_alive=5)
     return uvicorn.Server(config)
 
 
 def serve(db_path, key: str, host: str, port: int) -> int:
-    """Serve night ``key`` until Ctrl-C; the address is announced only once
-    it is listened on. :raises ServeError: it cannot be."""
+    """Serve night ``key``, the phone build and the phones' API until
+    Ctrl-C; the address is announced only once it is listened on.
+    :raises ServeError: it cannot be."""
+    import tempfile
+
+    from bower_host.club.phoneapi import Phones
+    from bower_host.web import write_site
     sock = listen(host, port)
     port = sock.getsockname()[1]
-    print(f"Club night {key}: http://{shown_host(host)}:{port}/ (results: /results.json; Ctrl-C stops)", flush=True)
-    return run(server(db_path, key, host, port), sock)
+    shown = shown_host(host)
+    print(f"Club night {key}: http://{shown}:{port}/ (results: /results.json; Ctrl-C stops)", flush=True)
+    print(f"Phones join at http://{shown}:{port}/phone/ with their table's code (the board and the table sheets "
+          "show each table's code and QR code)", flush=True)
+    with tempfile.TemporaryDirectory(prefix="bower-club-") as tmp:
+        site = write_site(str(Path(tmp) / "phone"))
+        phones = Phones(db_path)
+        try:
+            return run(server(db_path, key, host, port, site, phones), sock)
+        finally:
+            phones.close()

@@ -176,7 +176,28 @@ def _v5(conn: sqlite3.Connection) -> None:
 # after the end an amendment moved earlier does not count. Every hand
 # stored before was neither.
 _V6 = ["ALTER TABLE hands ADD COLUMN amended TEXT", "ALTER TABLE hands ADD COLUMN counted INTEGER NOT NULL DEFAULT 1"]
-MIGRATIONS: list = [_V1, _V2, _v3, _V4, _v5, _V6]
+# Version 7: a club night's phones (host/CLUB.md "Phones"): each table's
+# join code and the phone that joined with it, and the round tokens it was
+# given; only SHA-256 digests of the tokens are kept.
+_V7 = [
+    """CREATE TABLE IF NOT EXISTS club_joins (
+        night_id INTEGER NOT NULL REFERENCES club_nights(id) ON DELETE CASCADE,
+        table_no INTEGER NOT NULL,
+        code TEXT NOT NULL UNIQUE,      -- printed on the table's sheet, shown on the board
+        device TEXT,                    -- the phone that joined (NULL: none yet, or reset)
+        token TEXT,                     -- SHA-256 of its table token (hex)
+        joined_at INTEGER,
+        PRIMARY KEY (night_id, table_no)
+    )""",
+    """CREATE TABLE IF NOT EXISTS club_tokens (
+        token TEXT PRIMARY KEY,         -- SHA-256 of a round token (hex)
+        night_id INTEGER NOT NULL REFERENCES club_nights(id) ON DELETE CASCADE,
+        table_no INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        UNIQUE (night_id, table_no, round)
+    )""",
+]
+MIGRATIONS: list = [_V1, _V2, _v3, _V4, _v5, _V6, _V7]
 
 #: Every table and column this code reads; a library lacking one is damaged.
 SCHEMA = {
@@ -194,6 +215,8 @@ SCHEMA = {
                      "source", "attached_at"),
     "club_corrections": ("id", "night_id", "round", "table_no", "at", "kind", "old_game", "new_game", "old_result",
                          "new_result"),
+    "club_joins": ("night_id", "table_no", "code", "device", "token", "joined_at"),
+    "club_tokens": ("token", "night_id", "table_no", "round"),
 }
 
 #: Every table a Bower library may have (another program's SQLite file has none of them).

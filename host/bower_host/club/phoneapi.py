@@ -1,0 +1,239 @@
+"""The phones' API of ``bower club serve`` (host/CLUB.md "Phones").
+
+::
+
+    POST /api/join    {"code": "K7M2QX", "device": "web-1a2b3c4d"}   -> {"night", "table", "token"}
+    GET  /api/round[?round=R]            Authorization: Bearer TABLE_TOKEN
+                                          -> {"night", "table", "round", "token", "setup"}
+    POST /api/result  {"game": "g12", "crc": "0a1b2c3d", "log": "..."}
+                                          Authorization: Bearer ROUND_TOKEN
+                                          -> {"status": "new"|"updated"|"duplicate", "crc", "note"}
+
+The library work is :mod:`bower_host.club.phones`'; this module is the
+door: a request is refused, with a 4xx and ``{"error": one line}``, and
+nothing changed, unless it is well formed (a JSON object with exactly the
+fields above, their types and sizes; ``Content-Type: application/json``,
+which a cross-site form cannot send; at most :data:`MAX_BODY` bytes, read
+within :data:`BODY_SECONDS`), within its rate (a token bucket per token,
+and one per client address for requests without a valid token) and, for a
+write, carries its token in the ``Authorization`` header (never a cookie, so
+no cross-site forgery). Every write runs on one thread that owns the
+library, each under the library's writer lock (a ``bower sync`` beside the
+server: 503 and ``Retry-After``, which the phone's queue honours), and is
+answered only once committed, so what was acknowledged survives the
+server killed the moment after.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from bower_host.club import phones as ph
+from bower_host.db import Library, LibraryError
+from bower_host.names import SAFE_ID
+
+MAX_BODY = ph.MAX_LOG + 4096
+BODY_SECONDS = 10.0
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,128}\Z")
+_CRC = re.compile(r"[0-9a-fA-F]{8}\Z")
+_SHAPES = {"join": {"code": str, "device": str}, "result": {"game": str, "crc": str, "log": str}}
+
+
+class _Bucket:
+    # Token buckets by key: ``rate`` a second, up to ``burst``.
+    def __init__(self, rate: float, burst: float, most: int = 10_000):
+        self.rate, self.burst, self.most = rate, burst, most
+        self.level: dict = {}
+
+    def take(self, key, now: float) -> bool:
+        lvl, at = self.level.get(key, (self.burst, now))
+        lvl = min(self.burst, lvl + (now - at) * self.rate)
+        if len(self.level) >= self.most and key not in self.level:
+            self.level.clear()      # (a flood of fresh keys: forget, rather than grow)
+        if lvl < 1:
+            self.level[key] = (lvl, now)
+            return False
+        self.level[key] = (lvl - 1, now)
+        return True
+
+
+class Phones:
+    """The API's state: the writer thread and its library, the rate limits,
+    and what each table's phone last did (for the organiser's page)."""
+
+    def __init__(self, db_path, clock=time.time):
+        self.path = db_path
+        self.clock = clock
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bower-phones")
+        self._lib: Library | None = None
+        self.per_token = _Bucket(10, 40)
+        self.per_client = _Bucket(20, 100)
+        self.seen: dict = {}        # (night, table) -> (time, what)
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self._pool.submit(self._close).result()
+        self._pool.shutdown(wait=True)
+
+    def _close(self) -> None:
+        if self._lib is not None:
+            self._lib.close()
+            self._lib = None
+
+    async def run(self, fn, *args):
+        """``fn(library, *args)`` on the writer thread, under the writer lock."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, self._locked, fn, args)
+
+    def _locked(self, fn, args):
+        from bower_host.db import writer_lock
+        try:
+            with writer_lock(self.path, "bower club serve"):
+                if self._lib is None:
+                    self._lib = Library(self.path, create=False)
+                return fn(self._lib, *args)
+        except (LibraryError, sqlite3.Error) as e:
+            if self._lib is not None:
+                self._lib.close()
+                self._lib = None
+            why = str(e) if isinstance(e, LibraryError) else f"the game library cannot be written now ({e})"
+            raise ph.Refused(503, why) from None
+
+    def note(self, night: str, table: int, what: str) -> None:
+        with self._lock:
+            self.seen[(night, table)] = (self.clock(), what)
+
+
+def _error(status: int, why: str, retry: int | None = None):
+    from starlette.responses import JSONResponse
+    headers = {"Cache-Control": "no-store"}
+    if retry is not None:
+        headers["Retry-After"] = str(retry)
+    return JSONResponse({"error": why}, status_code=status, headers=headers)
+
+
+async def _body(request) -> bytes:
+    n = request.headers.get("content-length")
+    if n is not None and (not n.isdigit() or int(n) > MAX_BODY):
+        raise ph.Refused(413, f"a request body is at most {MAX_BODY} bytes")
+    out = bytearray()
+
+    async def read():
+        async for chunk in request.stream():
+            out.extend(chunk)
+            if len(out) > MAX_BODY:
+                raise ph.Refused(413, f"a request body is at most {MAX_BODY} bytes")
+    try:
+        await asyncio.wait_for(read(), BODY_SECONDS)
+    except asyncio.TimeoutError:
+        raise ph.Refused(408, f"the request body did not arrive within {BODY_SECONDS:g} s") from None
+    return bytes(out)
+
+
+async def _json(request, shape: str) -> dict:
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise ph.Refused(415, "send the body as Content-Type: application/json")
+    raw = await _body(request)
+    try:
+        d = json.loads(raw)
+    except ValueError:
+        raise ph.Refused(400, "the body is not JSON") from None
+    want = _SHAPES[shape]
+    if not isinstance(d, dict) or set(d) != set(want):
+        raise ph.Refused(400, f"the body must be a JSON object with exactly {', '.join(sorted(want))}")
+    for k, t in want.items():
+        if not isinstance(d[k], t):
+            raise ph.Refused(400, f"{k} must be a {t.__name__}")
+    return d
+
+
+def _bearer(request) -> str | None:
+    v = request.headers.get("authorization", "")
+    if not v.startswith("Bearer "):
+        return None
+    t = v[7:].strip()
+    if not _TOKEN.fullmatch(t):
+        raise ph.Refused(401, "a malformed token")
+    return t
+
+
+def routes(phones: Phones) -> list:
+    """The API's Starlette routes."""
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    def client(request) -> str:
+        return request.client.host if request.client else "?"
+
+    def limited(request, token: str | None) -> None:
+        now = time.monotonic()
+        if not (phones.per_token.take(token, now) if token else phones.per_client.take(client(request), now)):
+            raise ph.Refused(429, "too many requests: wait a second")
+
+    def answer(handler):
+        async def wrapped(request):
+            try:
+                return await handler(request)
+            except ph.Refused as e:
+                if e.status == 401:
+                    # (a wrong token costs the client's own bucket too: no guessing at speed)
+                    if not phones.per_client.take(client(request), time.monotonic()):
+                        return _error(429, "too many requests: wait a second", 1)
+                return _error(e.status, str(e), 2 if e.status in (429, 503) else None)
+        return wrapped
+
+    ok = {"Cache-Control": "no-store"}
+
+    async def join(request):
+        limited(request, None)
+        d = await _json(request, "join")
+        if not SAFE_ID.fullmatch(d["device"]):
+            raise ph.Refused(400, "device must be a device id (letters, digits, - and _)")
+        if not 0 < len(d["code"]) <= 16:
+            raise ph.Refused(400, "code must be the table's join code")
+        j = await phones.run(ph.join, d["code"], d["device"], int(phones.clock()))
+        phones.note(j.night, j.table, "joined")
+        return JSONResponse({"night": j.night, "table": j.table, "token": j.token}, headers=ok)
+
+    async def round_(request):
+        token = _bearer(request)
+        limited(request, token)
+        if token is None:
+            raise ph.Refused(401, "give the table's token: Authorization: Bearer TOKEN")
+        r = request.query_params.get("round")
+        if r is not None and not (r.isdigit() and 0 < int(r) < 1000):
+            raise ph.Refused(400, "round must be a round number")
+        o = await phones.run(ph.offer, token, int(r) if r else None)
+        phones.note(o.night, o.table, f"round {o.round}")
+        return JSONResponse({"night": o.night, "table": o.table, "round": o.round, "token": o.token,
+                             "setup": o.setup}, headers=ok)
+
+    async def result(request):
+        token = _bearer(request)
+        limited(request, token)
+        if token is None:
+            raise ph.Refused(401, "give the round's token: Authorization: Bearer TOKEN")
+        d = await _json(request, "result")
+        if not SAFE_ID.fullmatch(d["game"]) or not _CRC.fullmatch(d["crc"]):
+            raise ph.Refused(400, "game must be a game id and crc eight hex digits")
+        t = await phones.run(ph.take, token, d["game"], d["crc"], d["log"].encode())
+        phones.note(t.night, t.table, f"round {t.round}: {t.note or t.status}")
+        return JSONResponse({"status": t.status, "crc": t.crc, "note": t.note}, headers=ok)
+
+    known = {"/api/join": "POST", "/api/round": "GET", "/api/result": "POST"}
+
+    async def elsewhere(request):
+        if request.url.path in known:
+            return _error(405, f"{request.url.path} takes {known[request.url.path]}, not {request.method}")
+        return _error(404, f"no {request.url.path} here")
+
+    return [Route("/api/join", answer(join), methods=["POST"]),
+            Route("/api/round", answer(round_), methods=["GET"]),
+            Route("/api/result", answer(result), methods=["POST"]),
+            Route("/api/{rest:path}", elsewhere, methods=["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"])]
