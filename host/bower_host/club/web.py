@@ -12,7 +12,10 @@ A Starlette app served by uvicorn:
 * ``/player/{number}`` -- one player's rounds: table, seat, partner,
   opponents, points; reloads itself; ``/player?n=N`` redirects there;
 * ``/results.json`` -- standings, prizes and every round's table results
-  (``standings.results_json``); ``/standings.csv`` -- the CSV export.
+  (``standings.results_json``); ``/standings.csv`` -- the CSV export;
+* ``/events`` -- server-sent events: ``data: N`` once the library changed,
+  so the pages fetch at once instead of at their next poll
+  (:mod:`bower_host.club.events`).
 
 The pages are rendered once per change of the library: each request reads
 the database file's change counter (bytes 24-27 of its header, which SQLite
@@ -37,6 +40,8 @@ from pathlib import Path
 from dataclasses import dataclass
 
 from bower_host.club import night as cn
+from bower_host.club.events import Events
+from bower_host.club.events import route as events_route
 from bower_host.serving import listen, run, shown_host
 from bower_host.club.pages import REFRESH, ROTATE, board_page, player_page, render
 
@@ -133,6 +138,7 @@ def make_app(db_path, key: str):
     from starlette.routing import Route
 
     board = Board(db_path, key)
+    events = Events(board.version)
     nocache = {"Cache-Control": "no-store"}
 
     async def data():
@@ -183,19 +189,24 @@ def make_app(db_path, key: str):
             return JSONResponse({"error": str(exc)}, status_code=503, headers=headers)
         return PlainTextResponse(f"{exc}\n", status_code=503, headers=headers)
 
-    return Starlette(routes=[
+    app = Starlette(routes=[
         Route("/", index), Route("/player", find), Route("/player/{number:int}", player),
-        Route("/results.json", results),
+        Route("/results.json", results), Route("/events", events_route(events)),
         Route("/board.json", board_json), Route("/standings.csv", csv_)],
         exception_handlers={Unavailable: unavailable})
+    app.state.events = events
+    return app
 
 
 def server(db_path, key: str, host: str = "127.0.0.1", port: int = 8080):
     """A uvicorn ``Server`` for the app (``.run()``; tests run it in a thread)."""
     import uvicorn
-    config = uvicorn.Config(make_app(db_path, key), host=host, port=port, log_level="warning", access_log=False,
+    app = make_app(db_path, key)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                             backlog=2048, timeout_keep_alive=5)
-    return uvicorn.Server(config)
+    srv = uvicorn.Server(config)
+    app.state.events.stopping = lambda: srv.should_exit     # the live pages' streams end as the server stops
+    return srv
 
 
 def serve(db_path, key: str, host: str, port: int) -> int:
