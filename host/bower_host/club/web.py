@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from bower_host.club import night as cn
 from bower_host.club.events import Events
 from bower_host.club.events import route as events_route
-from bower_host.serving import listen, run, shown_host
+from bower_host.serving import check_tls, listen, run, shown_host
 from bower_host.club.pages import REFRESH, ROTATE, board_page, player_page, render
 
 _log = logging.getLogger("uvicorn.error")
@@ -198,21 +198,25 @@ def make_app(db_path, key: str):
     return app
 
 
-def server(db_path, key: str, host: str = "127.0.0.1", port: int = 8080):
-    """A uvicorn ``Server`` for the app (``.run()``; tests run it in a thread)."""
+def server(db_path, key: str, host: str = "127.0.0.1", port: int = 8080, certfile=None, keyfile=None):
+    """A uvicorn ``Server`` for the app (``.run()``; tests run it in a thread);
+    HTTPS with ``certfile`` and ``keyfile`` (PEM: ``serving.check_tls``)."""
     import uvicorn
     app = make_app(db_path, key)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                            backlog=2048, timeout_keep_alive=5)
+                            backlog=2048, timeout_keep_alive=5, ssl_certfile=certfile, ssl_keyfile=keyfile)
     srv = uvicorn.Server(config)
     app.state.events.stopping = lambda: srv.should_exit     # the live pages' streams end as the server stops
     return srv
 
 
-def serve(db_path, key: str, host: str, port: int) -> int:
-    """Serve night ``key`` until Ctrl-C; the address is announced only once
-    it is listened on. :raises ServeError: it cannot be."""
+def serve(db_path, key: str, host: str, port: int, certfile=None, keyfile=None) -> int:
+    """Serve night ``key`` until Ctrl-C (HTTPS with ``certfile`` and
+    ``keyfile``); the address is announced only once it is listened on.
+    :raises ServeError: it cannot be."""
+    scheme = "https" if check_tls(certfile, keyfile) else "http"
     sock = listen(host, port)
     port = sock.getsockname()[1]
-    print(f"Club night {key}: http://{shown_host(host)}:{port}/ (results: /results.json; Ctrl-C stops)", flush=True)
-    return run(server(db_path, key, host, port), sock)
+    print(f"Club night {key}: {scheme}://{shown_host(host)}:{port}/ (results: /results.json; Ctrl-C stops)",
+          flush=True)
+    return run(server(db_path, key, host, port, certfile, keyfile), sock)
