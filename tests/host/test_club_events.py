@@ -90,6 +90,10 @@ async def watchers() -> int:
     return sum(t.get_coro().__qualname__ == "Events._watch" for t in asyncio.all_tasks())
 
 
+async def tasks() -> int:
+    return len(asyncio.all_tasks())
+
+
 def wait_for(cond, timeout: float = 3.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -104,6 +108,11 @@ def test_an_attached_result_reaches_every_open_stream_within_2_s_and_board_json_
     srv = server(db, "live", "127.0.0.1", 0)
     events = srv.config.app.state.events
     with running(srv) as base:
+        first = Stream(base)
+        first.until(b"data: 0\n\n")
+        first.close()
+        assert wait_for(lambda: events.streams == 0), events.streams
+        idle = on_loop(events, tasks)              # the server's own tasks and the watcher: nothing of a stream
         streams = [Stream(base) for _ in range(5)]
         for s in streams:
             assert s.resp.status == 200
@@ -125,6 +134,7 @@ def test_an_attached_result_reaches_every_open_stream_within_2_s_and_board_json_
         # The clients are gone: so are their streams; the one watcher stays.
         assert wait_for(lambda: events.streams == 0), events.streams
         assert on_loop(events, watchers) == 1
+        assert wait_for(lambda: on_loop(events, tasks) == idle), (on_loop(events, tasks), idle)
 
 
 def test_an_idle_stream_gets_keep_alives_and_ends_when_the_server_stops(night):

@@ -18,10 +18,13 @@ from urllib.request import urlopen
 
 import pytest
 import trustme
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bower_host.cli import main
 from bower_host.club import night as cn
 from bower_host.db import Library
+from bower_host.serving import ServeError, check_tls
 
 REPO = Path(__file__).resolve().parents[2]
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
@@ -121,3 +124,27 @@ def test_help_says_how(capsys):
         main(["club", "serve", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "--certfile FILE" in text and "--keyfile FILE" in text and "https" in text
+
+
+PEM_ISH = st.one_of(st.binary(max_size=300),
+                    st.binary(max_size=200).map(lambda b: b"-----BEGIN CERTIFICATE-----\n" + b),
+                    st.binary(max_size=200).map(lambda b: b"-----BEGIN PRIVATE KEY-----\n" + b + b"\n-----END"))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cert_bytes=PEM_ISH, key_bytes=PEM_ISH, which=st.sampled_from(["cert", "key", "both"]))
+def test_any_bytes_as_the_tls_files_are_refused_in_one_line_or_serve(tls, cert_bytes, key_bytes, which):
+    # Invariant: whatever the files hold, check_tls says yes or raises
+    # ServeError with one line; nothing else escapes (uvicorn would then start
+    # on files the check passed, so a yes must be a pair ssl loads).
+    _, _, cert, key, _ = tls
+    c, k = cert.parent / "h-cert.pem", cert.parent / "h-key.pem"
+    c.write_bytes(cert_bytes if which != "key" else cert.read_bytes())
+    k.write_bytes(key_bytes if which != "cert" else key.read_bytes())
+    try:
+        ok = check_tls(str(c), str(k))
+    except ServeError as e:
+        assert "\n" not in str(e) and len(str(e)) < 400
+    else:
+        assert ok
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(str(c), str(k))
