@@ -3,14 +3,15 @@
 A Starlette app served by uvicorn:
 
 * ``/`` -- standings and the round's tables; a small script fetches
-  ``/board.json`` every few seconds and redraws (``?every=S``, default 10),
-  and without scripts the page reloads itself every 30 s. On a screen 800
+  ``/board.json`` and redraws when ``/events`` says so, and every few
+  seconds while that stream is not open (``?every=S``, default 10);
+  without scripts the page reloads itself every 30 s. On a screen 800
   CSS px wide or more (a projector) the script shows a screenful at a time
   and turns the page every ``?rotate=S`` seconds (default 12; ``?page=N``
   holds page N, ``#pN`` the page with player N's row); narrower (a phone)
   it is one column to scroll, with a "Find your name" list;
 * ``/player/{number}`` -- one player's rounds: table, seat, partner,
-  opponents, points; reloads itself; ``/player?n=N`` redirects there;
+  opponents, points; updated as the board is; ``/player?n=N`` redirects there;
 * ``/results.json`` -- standings, prizes and every round's table results
   (``standings.results_json``); ``/standings.csv`` -- the CSV export;
 * ``/events`` -- server-sent events: ``data: N`` once the library changed,
