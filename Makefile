@@ -62,6 +62,7 @@ bench: setup $(NODE_MP)
 	$(PY) tools/bench_pico_sync.py
 	@if [ -f tools/bench_sync.py ]; then $(PY) tools/bench_sync.py; fi
 	$(PY) tools/bench_club.py
+	$(PY) tools/bench_club_live.py
 	$(PY) tools/bench_web.py
 	$(PY) tools/soak_night.py
 

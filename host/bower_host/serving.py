@@ -1,11 +1,12 @@
 """Serving a page on this computer: the listening socket, the address to
-announce, and running uvicorn until Ctrl-C (``bower club serve`` and
-``bower web serve``).
+announce, HTTPS's files checked, and running uvicorn until Ctrl-C (``bower
+club serve`` and ``bower web serve``).
 
 ::
 
+    tls = check_tls(certfile, keyfile)              # or ServeError, in one line
     sock = listen(host, port)                       # or ServeError, in one line
-    print(f"http://{shown_host(host)}:{sock.getsockname()[1]}/")
+    print(f"{'https' if tls else 'http'}://{shown_host(host)}:{sock.getsockname()[1]}/")
     return run(uvicorn.Server(config), sock)        # KeyboardInterrupt once stopped
 """
 
@@ -46,6 +47,43 @@ def listen(host: str, port: int) -> socket.socket:
         raise ServeError(f"cannot serve on {host}:{port}: {said}") from None
     return sock
 
+
+
+def check_tls(certfile: str | None, keyfile: str | None) -> bool:
+    """Whether to serve HTTPS: both files given (True) or neither (False).
+    :raises ServeError: only one, or they are not a readable PEM certificate
+    and its own private key (without a password: uvicorn would ask for one
+    on the terminal), in one line."""
+    if certfile is None and keyfile is None:
+        return False
+    if certfile is None or keyfile is None:
+        raise ServeError("--certfile and --keyfile go together: give both (the certificate and its private key, "
+                         "PEM files) or neither (plain http)")
+    import re
+    import ssl
+
+    from bower_host.errors import os_error
+    pem = {}
+    for flag, path in (("--certfile", certfile), ("--keyfile", keyfile)):
+        try:
+            with open(path, "rb") as f:
+                pem[flag] = f.read(1 << 20)
+        except OSError as e:
+            raise ServeError(f"{flag}: {os_error(e)}") from None
+    if b"-----BEGIN CERTIFICATE-----" not in pem["--certfile"]:
+        raise ServeError(f"--certfile {certfile}: not a PEM certificate (no -----BEGIN CERTIFICATE----- line)")
+    if b"ENCRYPTED" in pem["--keyfile"]:
+        raise ServeError(f"--keyfile {keyfile}: the key has a password: give it without (openssl pkey -in KEY "
+                         "-out PLAIN)")
+    if not re.search(rb"-----BEGIN [A-Z ]*PRIVATE KEY-----", pem["--keyfile"]):
+        raise ServeError(f"--keyfile {keyfile}: not a PEM private key (no -----BEGIN PRIVATE KEY----- line)")
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(certfile, keyfile, password=lambda: b"")
+    except (ssl.SSLError, ValueError) as e:
+        why = "the key is not this certificate's" if getattr(e, "reason", None) == "KEY_VALUES_MISMATCH" \
+            else "cannot be used together (%s)" % " ".join(str(getattr(e, "reason", None) or e).split())[:80]
+        raise ServeError(f"--certfile {certfile} with --keyfile {keyfile}: {why}") from None
+    return True
 
 
 def shown_host(host: str) -> str:

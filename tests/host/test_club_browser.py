@@ -35,7 +35,8 @@ if CHROMIUM is None:
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
-    from clubboard import serving
+    from bower_host.club.web import server
+    from webphone import running
     tmp = tmp_path_factory.mktemp("club")
     db = tmp / "b.sqlite3"
     with Library(db) as lib:
@@ -48,7 +49,12 @@ def board(tmp_path_factory):
                     continue                            # table 4 still playing
                 ca.attach_file(lib, raw, f"r{rnd}-t{t}.log")
         night = cn.load_night(lib, "club")
-    with serving(db, "club") as url:
+    # No live stream (/events answers 503, as when the server has all it may
+    # keep open): the pages poll, their fallback. An open stream is a fetch
+    # that never ends, and Chromium's virtual time waits for those.
+    srv = server(db, "club", "127.0.0.1", 0)
+    srv.config.app.state.events.limit = 0
+    with running(srv) as url:
         yield url, night, tmp
 
 

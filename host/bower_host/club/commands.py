@@ -253,12 +253,16 @@ def standings_text(night: cn.Night, corr: list) -> str:
 
 def cmd_serve(args) -> int:
     from bower_host.club.web import serve
+    from bower_host.serving import ServeError, check_tls
+    try:
+        check_tls(args.certfile, args.keyfile)         # before the library is opened
+    except ServeError as e:
+        raise CommandError(str(e)) from None
     with open_library(args.db) as lib:
         night = open_night(lib, args.night)
         path = lib.path
-    from bower_host.serving import ServeError
     try:
-        return serve(path, night.key, args.host, args.port)
+        return serve(path, night.key, args.host, args.port, args.certfile, args.keyfile)
     except ServeError as e:
         raise CommandError(str(e)) from None
 
@@ -357,6 +361,10 @@ def register(sub) -> None:
     q.add_argument("--host", default="127.0.0.1", type=at.text(253, "--host"),
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 for the "
                                                        "room's network)")
+    q.add_argument("--certfile", metavar="FILE",
+                   help="serve https: the certificate (PEM, with its chain), given with --keyfile")
+    q.add_argument("--keyfile", metavar="FILE",
+                   help="the certificate's private key (PEM, no password)")
     q.set_defaults(func=cmd_serve)
 
     from bower_host.club.push import register as register_push

@@ -45,7 +45,9 @@ tr:target td{background:#fd6} .short,.key{display:none}
 }
 """
 
-# The board's script: redraws from board.json every EVERY seconds; on a
+# The board's script: redraws from board.json as soon as /events says the
+# library changed, and every EVERY seconds while that stream is not open (no
+# EventSource, the server refused it, or it dropped and is retrying); on a
 # screen 800 px wide or more (a projector) shows the standings and the
 # tables a screenful at a time, turning the page every ROTATE seconds (PAGE:
 # stay on that page; #pN in the address: stay on player N's page).
@@ -106,14 +108,50 @@ _SCRIPT = """
   layout();
   polls++; body.setAttribute('data-polls',polls);
  }
- function poll(){
-  fetch('board.json',{cache:'no-store'}).then(function(r){return r.json();}).then(draw)
-   .catch(function(){}).then(function(){setTimeout(poll,every);});
+ var busy=false, again=false, live=null;
+ function fetchNow(){
+  if(busy){again=true; return;}
+  busy=true;
+  fetch('board.json',{cache:'no-store'}).then(function(r){if(!r.ok) throw r.status; return r.json();}).then(draw)
+   .catch(function(){}).then(function(){busy=false; if(again){again=false; fetchNow();}});
  }
+ function poll(){
+  if(!live || live.readyState!==1) fetchNow();
+  setTimeout(poll,every);
+ }
+ if(window.EventSource){live=new EventSource('events'); live.onmessage=fetchNow;}
  window.bowerBoard={pages:function(){return pages;}, show:function(p){page=p%pages; apply(); return pages;}};
  layout();
  window.addEventListener('resize',layout); window.addEventListener('hashchange',layout);
  setInterval(function(){if(!fixed && !target() && pages>1){page=(page+1)%pages; apply();}}, rotate);
+ setTimeout(poll,every);
+})();
+"""
+
+
+# The player page's script: as the board's, but it fetches the page itself
+# and swaps in its summary line and its table of rounds (EVERY seconds: the
+# page's reload without scripts).
+_PLAYER_SCRIPT = """
+(function(){
+ var every=@EVERY@*1000, busy=false, again=false, live=null, polls=0;
+ function swap(t){
+  var d=new DOMParser().parseFromString(t,'text/html');
+  ['.sub','#rounds'].forEach(function(q){
+   var a=document.querySelector(q), b=d.querySelector(q); if(a && b) a.innerHTML=b.innerHTML;});
+  polls++; document.body.setAttribute('data-polls',polls);
+ }
+ function fetchNow(){
+  if(busy){again=true; return;}
+  busy=true;
+  fetch(location.href,{cache:'no-store'}).then(function(r){if(!r.ok) throw r.status; return r.text();}).then(swap)
+   .catch(function(){}).then(function(){busy=false; if(again){again=false; fetchNow();}});
+ }
+ function poll(){
+  if(!live || live.readyState!==1) fetchNow();
+  setTimeout(poll,every);
+ }
+ if(window.EventSource){live=new EventSource('../events'); live.onmessage=fetchNow;}
  setTimeout(poll,every);
 })();
 """
@@ -248,12 +286,13 @@ def player_page(data: dict, number: int) -> str | None:
                         f"<td class='l wrap-ok'>{_e(partner)}</td><td class='l wrap-ok'>{opp}</td>"
                         f"<td class=wrap-ok>{pts}{st}</td></tr>")
     return (f"<!doctype html><html><head><meta charset=utf-8><title>{_e(name)}: {_e(night.name)}</title>"
-            f"<meta name=viewport content='width=device-width'><meta http-equiv=refresh content={NOSCRIPT_REFRESH}>"
-            f"<style>{_CSS}</style></head><body><h1>{_e(name)}</h1>"
+            f"<meta name=viewport content='width=device-width'>"
+            f"<noscript><meta http-equiv=refresh content={NOSCRIPT_REFRESH}></noscript>"
+            f"<style>{_CSS}</style></head><body data-polls=0><h1>{_e(name)}</h1>"
             f"<div class=sub><a href='../'>{_e(night.name)}</a> &middot; place {me['place']} &middot; "
             f"{me['points']} points, {me['won']} rounds won, {me['loners']} loners, {me['euchres']} euchres "
             f"&middot; <a href='../#p{number}'><u>your row in the standings</u></a></div>"
             f"<table id=rounds><thead><tr><th>{_short('Round', 'Rd')}</th><th>{_short('Table', 'Tbl')}</th>"
             f"<th class=l>Seat</th><th class=l>Partner</th><th class=l>{_short('Opponents', 'Opp.')}</th>"
             f"<th>{_short('Points', 'Pts')}</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-            f"</body></html>")
+            f"<script>{_PLAYER_SCRIPT.replace('@EVERY@', str(NOSCRIPT_REFRESH))}</script></body></html>")

@@ -3,16 +3,20 @@
 A Starlette app served by uvicorn:
 
 * ``/`` -- standings and the round's tables; a small script fetches
-  ``/board.json`` every few seconds and redraws (``?every=S``, default 10),
-  and without scripts the page reloads itself every 30 s. On a screen 800
+  ``/board.json`` and redraws when ``/events`` says so, and every few
+  seconds while that stream is not open (``?every=S``, default 10);
+  without scripts the page reloads itself every 30 s. On a screen 800
   CSS px wide or more (a projector) the script shows a screenful at a time
   and turns the page every ``?rotate=S`` seconds (default 12; ``?page=N``
   holds page N, ``#pN`` the page with player N's row); narrower (a phone)
   it is one column to scroll, with a "Find your name" list;
 * ``/player/{number}`` -- one player's rounds: table, seat, partner,
-  opponents, points; reloads itself; ``/player?n=N`` redirects there;
+  opponents, points; updated as the board is; ``/player?n=N`` redirects there;
 * ``/results.json`` -- standings, prizes and every round's table results
-  (``standings.results_json``); ``/standings.csv`` -- the CSV export.
+  (``standings.results_json``); ``/standings.csv`` -- the CSV export;
+* ``/events`` -- server-sent events: ``data: N`` once the library changed,
+  so the pages fetch at once instead of at their next poll
+  (:mod:`bower_host.club.events`).
 
 The pages are rendered once per change of the library: each request reads
 the database file's change counter (bytes 24-27 of its header, which SQLite
@@ -37,7 +41,9 @@ from pathlib import Path
 from dataclasses import dataclass
 
 from bower_host.club import night as cn
-from bower_host.serving import listen, run, shown_host
+from bower_host.club.events import Events
+from bower_host.club.events import route as events_route
+from bower_host.serving import check_tls, listen, run, shown_host
 from bower_host.club.pages import REFRESH, ROTATE, board_page, player_page, render
 
 _log = logging.getLogger("uvicorn.error")
@@ -136,6 +142,7 @@ def make_app(db_path, key: str, site=None, phones=None):
     from starlette.routing import Route
 
     board = Board(db_path, key)
+    events = Events(board.version)
     nocache = {"Cache-Control": "no-store"}
 
     async def data():
@@ -188,7 +195,7 @@ def make_app(db_path, key: str, site=None, phones=None):
 
     routes = [
         Route("/", index), Route("/player", find), Route("/player/{number:int}", player),
-        Route("/results.json", results),
+        Route("/results.json", results), Route("/events", events_route(events)),
         Route("/board.json", board_json), Route("/standings.csv", csv_)]
     if phones is not None:
         from bower_host.club.phoneapi import routes as api
@@ -202,35 +209,43 @@ def make_app(db_path, key: str, site=None, phones=None):
             q = f"?{request.url.query}" if request.url.query else ""
             return RedirectResponse(f"phone/{q}", status_code=308)
         routes += [Route("/phone", to_phone), Mount("/phone", site_app(site))]
-    return Starlette(routes=routes, exception_handlers={Unavailable: unavailable})
+    app = Starlette(routes=routes, exception_handlers={Unavailable: unavailable})
+    app.state.events = events
+    return app
 
 
-def server(db_path, key: str, host: str = "127.0.0.1", port: int = 8080, site=None, phones=None):
-    """A uvicorn ``Server`` for the app (``.run()``; tests run it in a thread)."""
+def server(db_path, key: str, host: str = "127.0.0.1", port: int = 8080, certfile=None, keyfile=None, site=None,
+           phones=None):
+    """A uvicorn ``Server`` for the app (``.run()``; tests run it in a thread);
+    HTTPS with ``certfile`` and ``keyfile`` (PEM: ``serving.check_tls``)."""
     import uvicorn
-    config = uvicorn.Config(make_app(db_path, key, site, phones), host=host, port=port, log_level="warning",
-                            access_log=False, backlog=2048, timeout_keep_alive=5)
-    return uvicorn.Server(config)
+    app = make_app(db_path, key, site, phones)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                            backlog=2048, timeout_keep_alive=5, ssl_certfile=certfile, ssl_keyfile=keyfile)
+    srv = uvicorn.Server(config)
+    app.state.events.stopping = lambda: srv.should_exit     # the live pages' streams end as the server stops
+    return srv
 
 
-def serve(db_path, key: str, host: str, port: int) -> int:
+def serve(db_path, key: str, host: str, port: int, certfile=None, keyfile=None) -> int:
     """Serve night ``key``, the phone build and the phones' API until
-    Ctrl-C; the address is announced only once it is listened on.
-    :raises ServeError: it cannot be."""
+    Ctrl-C (HTTPS with ``certfile`` and ``keyfile``); the address is
+    announced only once it is listened on. :raises ServeError: it cannot be."""
     import tempfile
 
     from bower_host.club.phoneapi import Phones
     from bower_host.web import write_site
+    scheme = "https" if check_tls(certfile, keyfile) else "http"
     sock = listen(host, port)
     port = sock.getsockname()[1]
-    shown = shown_host(host)
-    print(f"Club night {key}: http://{shown}:{port}/ (results: /results.json; Ctrl-C stops)", flush=True)
-    print(f"Phones join at http://{shown}:{port}/phone/ with their table's code (the board and the table sheets "
-          "show each table's code and QR code)", flush=True)
+    base = f"{scheme}://{shown_host(host)}:{port}/"
+    print(f"Club night {key}: {base} (results: /results.json; Ctrl-C stops)", flush=True)
+    print(f"Phones join at {base}phone/ with their table's code (the board and the table sheets show each "
+          "table's code and QR code)", flush=True)
     with tempfile.TemporaryDirectory(prefix="bower-club-") as tmp:
         site = write_site(str(Path(tmp) / "phone"))
         phones = Phones(db_path)
         try:
-            return run(server(db_path, key, host, port, site, phones), sock)
+            return run(server(db_path, key, host, port, certfile, keyfile, site, phones), sock)
         finally:
             phones.close()
