@@ -72,3 +72,139 @@ def test_a_night_on_phones_only_reaches_the_right_standings_with_each_round_stor
     assert set(said) <= {200, 409}, said        # (409: a round's seating not known yet, asked again)
     if lose:
         assert got["lost"] > 0 and got["dropped"] > 0     # the faults really happened
+
+
+def _serve_process(db, port: int):
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(root / d) for d in ("engine", "firmware", "host",
+                                                                                "firmware/lib"))}
+    proc = subprocess.Popen([sys.executable, "-m", "bower_host", "club", "serve", "--db", str(db), "--port",
+                             str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = proc.stdout.readline()           # announced once it listens
+    assert line.startswith("Club night fri:"), line
+    time.sleep(0.05)
+    return proc
+
+
+def _stored(db) -> int:
+    import sqlite3
+    c = sqlite3.connect(db, timeout=10)
+    try:
+        return c.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    finally:
+        c.close()
+
+
+def test_the_laptop_killed_mid_night_loses_nothing_it_acknowledged(tmp_path):
+    import signal
+    import socket
+    import threading
+    import time
+    tables, rounds = 4, 3
+    db = tmp_path / "club.sqlite3"
+    names, codes = _night(db, tables, rounds)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/"
+    proc = _serve_process(db, port)
+    phones = _phones(tmp_path, url, tables, seed=5)
+    got: dict = {}
+    th = threading.Thread(target=lambda: got.update(play_phones(phones, codes, rounds, deadline_s=150)), daemon=True)
+    th.start()
+    try:
+        deadline = time.monotonic() + 60
+        while _stored(db) < tables + 1 and time.monotonic() < deadline:   # into round 2
+            time.sleep(0.02)
+        from clubphones import FIRMWARE
+        with FIRMWARE:
+            proc.send_signal(signal.SIGKILL)
+            acked = {(p.device, g["id"]) for p in phones.values() for g in p.store.games() if g["synced"]}
+        proc.wait()
+        with Library(db) as lib:            # every acknowledged round is in the library
+            have = {(d, k) for d, k in lib.conn.execute("SELECT device, game_key FROM games")}
+        assert acked and acked <= have
+        time.sleep(1.0)                     # the phones find no server meanwhile
+        proc = _serve_process(db, port)
+        th.join(160)
+        assert got, "the phones did not finish the night"
+    finally:
+        proc.kill()
+        proc.wait()
+    with Library(db) as lib:
+        night = cn.load_night(lib, "fri")
+        assert night.complete()
+        assert lib.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == tables * rounds
+        standing = cs.standings(night)
+    rows = [(r["place"], r["player"], r["points"], r["won"], r["loners"], r["euchres"]) for r in standing]
+    assert sorted(rows) == sorted(recompute(_logs(phones), night.scoring, names))
+
+
+def test_a_night_of_phones_and_picos_mixed_counts_both(tmp_path):
+    import threading
+    import time
+
+    from bower_host.club import attach as ca
+    from bower_host.club.push import round_setup
+    from bower_host.club.roundlog import round_header
+    from bower_host.club.simulate import bot_table_events, round_rules
+    from bower_host.db import writer_lock
+    from bower_host.syncer import Syncer
+
+    from clubphones import FIRMWARE
+    from clubtables import TableBower
+    tables, rounds, picos = 6, 3, (2, 5)
+    db = tmp_path / "club.sqlite3"
+    names, codes = _night(db, tables, rounds)
+    api = Phones(db)
+    bowers = {t: TableBower(tmp_path / f"pico{t}", t) for t in picos}
+    try:
+        with running(server(db, "fri", "127.0.0.1", 0, phones=api)) as url:
+            phones = {t: p for t, p in _phones(tmp_path, url, tables, seed=9, cut=0.1).items() if t not in picos}
+            got: dict = {}
+            th = threading.Thread(target=lambda: got.update(play_phones(phones, codes, rounds, deadline_s=120)),
+                                  daemon=True)
+            th.start()
+            for rnd in range(1, rounds + 1):
+                deadline = time.monotonic() + 60
+                while True:                 # the organiser waits for the round's seating
+                    with Library(db) as lib:
+                        night = cn.load_night(lib, "fri")
+                    if night.seating(rnd) is not None:
+                        break
+                    assert time.monotonic() < deadline, f"round {rnd} never became known"
+                    time.sleep(0.05)
+                for t, b in bowers.items():
+                    with FIRMWARE:
+                        b.client().club(**round_setup(night, rnd, t))
+                        club = round_header("fri", t, rnd, night.hands, None, night.scoring)
+                        seats = night.seating(rnd).tables[t - 1]
+                        b.play_round(bot_table_events(random.Random(rnd * 10 + t), [night.name_of(p) for p in seats],
+                                                      night.hands, 0.0, round_rules(club)))
+                    while True:             # `bower sync`, beside the server (its writer lock)
+                        try:
+                            with writer_lock(db, "bower sync"), Library(db) as lib, FIRMWARE:
+                                out = Syncer(b.client(), lib, after_store=ca.attach_synced).run()
+                            break
+                        except Exception as e:      # (the server writing: the lock is held, try again)
+                            assert "in use" in str(e), e
+                            time.sleep(0.05)
+                    assert sorted(o.status for o in out) == ["new"] + ["up to date"] * (rnd - 1)
+            th.join(130)
+            assert got, "the phones did not finish"
+    finally:
+        api.close()
+    with Library(db) as lib:
+        night = cn.load_night(lib, "fri")
+        assert night.complete()
+        devices = {r["device"] for r in night.results.values()}
+        standing = cs.standings(night)
+    assert {"club0002", "club0005"} <= devices and any(d.startswith("web-") for d in devices)
+    logs = _logs(phones) + [b.store.read(g["id"], 0, 1 << 20) for b in bowers.values() for g in b.store.games()]
+    rows = [(r["place"], r["player"], r["points"], r["won"], r["loners"], r["euchres"]) for r in standing]
+    assert sorted(rows) == sorted(recompute(logs, night.scoring, names))

@@ -119,11 +119,13 @@ def cmd_sheet(args) -> int:
     to_file = None if args.output == outputs.STDOUT else args.output
     if to_file is not None:
         outputs.check_output(to_file, library=args.db, stdout=True)
-    with open_library(args.db) as lib:
+    from bower_host.club.phones import codes
+    with writer_lock(args.db, "bower club sheet"), open_library(args.db) as lib:
         night = open_night(lib, args.night)
+        joins = codes(lib, night)
     rnd = _round(night, args.round)
     try:
-        text = sheets(night, rnd)
+        text = sheets(night, rnd, joins, args.url)
     except ValueError as e:
         raise CommandError(str(e)) from None
     if to_file is not None:
@@ -258,8 +260,10 @@ def cmd_serve(args) -> int:
         check_tls(args.certfile, args.keyfile)         # before the library is opened
     except ServeError as e:
         raise CommandError(str(e)) from None
-    with open_library(args.db) as lib:
+    from bower_host.club.phones import codes
+    with writer_lock(args.db, "bower club serve"), open_library(args.db) as lib:
         night = open_night(lib, args.night)
+        codes(lib, night)          # (every table's join code, made once)
         path = lib.path
     try:
         return serve(path, night.key, args.host, args.port, args.certfile, args.keyfile)
@@ -331,6 +335,9 @@ def register(sub) -> None:
                                                      "between)"))
     q.add_argument("--round", type=ROUND, metavar="R", help="default: the round being played")
     q.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output (- for it)")
+    q.add_argument("--url", metavar="URL", type=at.text(200, "--url"),
+                   help="the address phones reach bower club serve at (as it prints): each sheet gets its "
+                        "table's join QR code")
     q.set_defaults(func=cmd_sheet)
 
     q = add_common_args(cs_.add_parser("result", help="count round logs (any order, any number of times)"), night=False)
@@ -369,3 +376,5 @@ def register(sub) -> None:
 
     from bower_host.club.push import register as register_push
     register_push(cs_)
+    from bower_host.club.tablecmd import register as register_table
+    register_table(cs_)

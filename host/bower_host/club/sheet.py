@@ -55,8 +55,29 @@ def _heading(night: Night, rnd: int, table: int) -> list:
     return _wrap(title, "") + [right.strip().rjust(WIDTH)]
 
 
-def table_sheet(night: Night, rnd: int, table: int) -> str:
-    """Table ``table``'s sheet for round ``rnd``: every line at most ``WIDTH`` cells."""
+def qr_lines(text: str) -> list:
+    """``text`` as a QR code in text: two modules a character (half blocks)."""
+    import segno
+    m = [list(r) for r in segno.make(text, error="m").matrix]
+    n = len(m)
+    m = [[0] * (n + 4)] * 2 + [[0, 0] + r + [0, 0] for r in m] + [[0] * (n + 4)] * 3
+    # (a dark module is ink: "█" both, "▀" the upper, "▄" the lower)
+    return ["".join(" ▄▀█"[(m[y][x] << 1) | m[y + 1][x]] for x in range(n + 4)) for y in range(0, n + 4, 2)]
+
+
+def _phone_lines(table: int, code: str, url: str | None) -> list:
+    from bower_host.club.joinpage import join_url
+    if not url:
+        return _wrap(f"This table's phone: open bower club serve's /join page and enter the code {code} "
+                     "(once per night; one phone per table).")
+    out = _wrap(f"This table's phone: scan the code below, or open {url.rstrip('/')}/join and enter {code}.")
+    return out + ["  " + ln for ln in qr_lines(join_url(url, code))]
+
+
+def table_sheet(night: Night, rnd: int, table: int, joins: dict | None = None, url: str | None = None) -> str:
+    """Table ``table``'s sheet for round ``rnd``: every line at most ``WIDTH``
+    cells; with ``joins`` (``club.phones.codes``), the table's join code
+    (and its QR code, for phones reaching the server at ``url``)."""
     plan = night.seating(rnd)
     if plan is None:
         raise ClubError(f"round {rnd}'s seating is not known yet (it follows round {rnd - 1}'s results)")
@@ -85,10 +106,12 @@ def table_sheet(night: Night, rnd: int, table: int) -> str:
         out += _wrap(t)
     if plan.byes:
         out += _wrap("On a bye this round: " + ", ".join(night.name_of(p) for p in plan.byes))
+    if joins and table in joins:
+        out += [line, *_phone_lines(table, joins[table], url)]
     return "\n".join(out) + "\n"
 
 
-def sheets(night: Night, rnd: int) -> str:
+def sheets(night: Night, rnd: int, joins: dict | None = None, url: str | None = None) -> str:
     """Every table's sheet for round ``rnd``, a form feed between pages.
 
     :raises ValueError: the round's seating is not known yet.
@@ -96,4 +119,4 @@ def sheets(night: Night, rnd: int) -> str:
     plan = night.seating(rnd)
     if plan is None:
         raise ValueError(f"round {rnd}'s seating depends on round {rnd - 1}'s results, which are not all in yet")
-    return "\f".join(table_sheet(night, rnd, t) for t in range(1, len(plan.tables) + 1))
+    return "\f".join(table_sheet(night, rnd, t, joins, url) for t in range(1, len(plan.tables) + 1))

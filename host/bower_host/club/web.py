@@ -89,11 +89,12 @@ class Board:
             if self._data is not None and v == self._version and self.down is None:
                 return self._data
             try:
-                night, corr = self._read(v)
+                night, corr, joins = self._read(v)
             except Unavailable as e:
                 self._say(str(e))
                 raise
             self._data = render(night, corr)
+            self._data["joins"] = joins
             self._version = v
             self._say(None)
             return self._data
@@ -110,7 +111,7 @@ class Board:
             try:
                 lib = _ReadOnly(conn, self.path)
                 night = cn.load_night(lib, self.key)
-                return night, cn.corrections(lib, night)
+                return night, cn.corrections(lib, night), _joins(lib, night)
             finally:
                 conn.close()
         except sqlite3.Error as e:
@@ -131,11 +132,23 @@ class Board:
             self.down = why
 
 
-def make_app(db_path, key: str, site=None, phones=None):
+def _joins(lib, night) -> dict:
+    # The tables' join codes and phones (club.phones.joins); none in a
+    # library an older bower made and no bower club serve migrated yet.
+    from bower_host.club.phones import joins
+    try:
+        return joins(lib, night)
+    except sqlite3.OperationalError:
+        return {}
+
+
+def make_app(db_path, key: str, site=None, phones=None, base=None):
     """The Starlette app for night ``key`` of the library at ``db_path``;
     with ``site`` (the phone build's folder: ``bower_host.web.write_site``)
     it is served at ``/phone/``, and with ``phones``
-    (``club.phoneapi.Phones``) the phones' API at ``/api/``."""
+    (``club.phoneapi.Phones``) the phones' API at ``/api/`` and their pages
+    (``club.joinpage``); ``base``: the address phones reach it at (None:
+    the address each page was asked at)."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
@@ -198,8 +211,9 @@ def make_app(db_path, key: str, site=None, phones=None):
         Route("/results.json", results), Route("/events", events_route(events)),
         Route("/board.json", board_json), Route("/standings.csv", csv_)]
     if phones is not None:
+        from bower_host.club.joinpage import routes as join_routes
         from bower_host.club.phoneapi import routes as api
-        routes += api(phones)
+        routes += api(phones) + join_routes(data, phones, base)
     if site is not None:
         from starlette.routing import Mount
 
@@ -215,11 +229,11 @@ def make_app(db_path, key: str, site=None, phones=None):
 
 
 def server(db_path, key: str, host: str = "127.0.0.1", port: int = 8080, certfile=None, keyfile=None, site=None,
-           phones=None):
+           phones=None, base=None):
     """A uvicorn ``Server`` for the app (``.run()``; tests run it in a thread);
     HTTPS with ``certfile`` and ``keyfile`` (PEM: ``serving.check_tls``)."""
     import uvicorn
-    app = make_app(db_path, key, site, phones)
+    app = make_app(db_path, key, site, phones, base)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                             backlog=2048, timeout_keep_alive=5, ssl_certfile=certfile, ssl_keyfile=keyfile)
     srv = uvicorn.Server(config)
@@ -234,18 +248,24 @@ def serve(db_path, key: str, host: str, port: int, certfile=None, keyfile=None) 
     import tempfile
 
     from bower_host.club.phoneapi import Phones
-    from bower_host.web import write_site
+    from bower_host.web import _lan_address, write_site
     scheme = "https" if check_tls(certfile, keyfile) else "http"
     sock = listen(host, port)
     port = sock.getsockname()[1]
-    base = f"{scheme}://{shown_host(host)}:{port}/"
-    print(f"Club night {key}: {base} (results: /results.json; Ctrl-C stops)", flush=True)
-    print(f"Phones join at {base}phone/ with their table's code (the board and the table sheets show each "
-          "table's code and QR code)", flush=True)
+    here = f"{scheme}://{shown_host(host)}:{port}/"
+    lan = _lan_address() if host in ("0.0.0.0", "::") else None
+    base = f"{scheme}://{lan}:{port}/" if lan else here if host not in ("127.0.0.1", "localhost", "::1") else None
+    print(f"Club night {key}: {here} (results: /results.json; Ctrl-C stops)", flush=True)
+    if base is None:
+        print("Phones cannot reach this computer's loopback address: serve with --host 0.0.0.0 for the tables' "
+              "phones", flush=True)
+    else:
+        print(f"Phones join at {base}join (each table's code and QR code; the table sheets have them too)",
+              flush=True)
     with tempfile.TemporaryDirectory(prefix="bower-club-") as tmp:
         site = write_site(str(Path(tmp) / "phone"))
         phones = Phones(db_path)
         try:
-            return run(server(db_path, key, host, port, certfile, keyfile, site, phones), sock)
+            return run(server(db_path, key, host, port, certfile, keyfile, site, phones, base), sock)
         finally:
             phones.close()

@@ -76,8 +76,8 @@ def check_board(path: Path) -> dict:
 # Modules only CircuitPython loads (bower.board picks them there); a
 # MicroPython Pico never needs them.
 CIRCUITPYTHON_ONLY = ("firmware/bower/cpboard.py", "firmware/bower/cpdisplay.py", "firmware/bower/cpfont.py")
-#: The browser's board (`bower web build` packs it); a Pico never loads it.
-WEB_ONLY = ("firmware/bower/webboard.py",)
+#: The browser's board and its club link (`bower web build` packs them); a Pico never loads them.
+WEB_ONLY = ("firmware/bower/webboard.py", "firmware/bower/clubnet.py")
 
 
 def _sources(root: Path) -> list[tuple[Path, str, str]]:
