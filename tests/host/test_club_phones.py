@@ -208,3 +208,44 @@ def test_a_night_of_phones_and_picos_mixed_counts_both(tmp_path):
     logs = _logs(phones) + [b.store.read(g["id"], 0, 1 << 20) for b in bowers.values() for g in b.store.games()]
     rows = [(r["place"], r["player"], r["points"], r["won"], r["loners"], r["euchres"]) for r in standing]
     assert sorted(rows) == sorted(recompute(logs, night.scoring, names))
+
+
+def test_a_round_moved_on_without_a_phone_still_takes_its_log_and_offers_the_next(tmp_path):
+    from bower_host.club import attach as ca
+
+    from clubphones import FIRMWARE
+    db = tmp_path / "club.sqlite3"
+    names, codes = _night(db, 2, 2)
+    api = Phones(db)
+    try:
+        with running(server(db, "fri", "127.0.0.1", 0, phones=api)) as url:
+            phones = _phones(tmp_path, url, 2, seed=3)
+            play_phones({1: phones[1]}, codes, 1, deadline_s=60)
+            late = phones[2]
+            late.wire.cut = 1.0                 # table 2's phone joins, plays round 1, then loses the network
+            late.join(codes[2], 1e18)
+            late.wire.cut = 0.0
+            late.talk()
+            late.wire.cut = 1.0
+            with FIRMWARE:
+                setup = late.store.club()
+                from bower_host.club.roundlog import round_header
+                from bower_host.club.simulate import bot_table_events, round_rules
+                club = round_header("fri", 2, 1, 2, None, setup["scoring"])
+                late.play_round(bot_table_events(random.Random(2), setup["players"], 2, 0.0, round_rules(club)))
+                [g] = late.store.games()
+                raw = late.store.read(g["id"], 0, 1 << 20)
+            late.talk()
+            assert late.net.pending() and "offline" in late.net.said
+            with Library(db) as lib:            # the organiser counts table 2 from its exported log
+                assert ca.attach_file(lib, raw, "t2.log").status == "new"
+                assert cn.load_night(lib, "fri").current_round() == 2
+            late.wire.cut = 0.0
+            late.net.due = 0
+            late.talk()
+            late.talk()
+            with FIRMWARE:
+                assert not late.net.pending() and late.store.games()[0]["synced"]   # the old round: taken
+                assert late.store.club()["round"] == 2 and late.net.offered() == 2   # the new one: offered
+    finally:
+        api.close()

@@ -104,7 +104,8 @@ def expected_files(root=REPO):
     for rel, dest in (("engine/euchre", "/lib/euchre"), ("firmware/bower", "/lib/bower"),
                       ("firmware/lib", "/lib")):
         for src in (root / rel).rglob("*.py"):
-            if "__pycache__" not in src.parts and not src.name.startswith("cp") and src.name != "webboard.py":
+            if "__pycache__" not in src.parts and not src.name.startswith("cp") \
+                    and src.name not in ("webboard.py", "clubnet.py"):
                 out[dest + "/" + src.relative_to(root / rel).with_suffix(".mpy").as_posix()] = src
     out["/main.py"] = root / "firmware" / "main.py"
     out["/board.json"] = root / "hardware" / "board.json"

@@ -295,6 +295,7 @@ ARGS = {
     "club new": ["Friday", "--players", "A", "B", "C", "D", "--hands", "4", "--tables", "1"], "club list": [],
     "club seating": [], "club sheet": [], "club result": ["notes.txt"], "club collect": [], "club simulate": [],
     "club standings": [], "club serve": [], "club push": ["--table", "1", "--port", "/dev/null"],
+    "club table reset": ["--table", "1"],
 }
 
 

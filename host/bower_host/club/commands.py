@@ -64,6 +64,8 @@ def cmd_new(args) -> int:
                                     args.minutes, scoring, seed, args.id)
         except cn.ClubError as e:
             raise CommandError(str(e)) from None
+        from bower_host.club.phones import codes
+        codes(lib, night)          # each table's join code for its phone (club.phones)
     byes = f", {len(names) % 4} on a bye each round" if night.movement == "partners" and len(names) % 4 else ""
     print(f"Club night {night.key} ({night.name}): {len(names)} players at {night.tables} tables{byes}, "
           f"{night.rounds} rounds of {night.length()}, {night.movement} movement"
@@ -119,10 +121,10 @@ def cmd_sheet(args) -> int:
     to_file = None if args.output == outputs.STDOUT else args.output
     if to_file is not None:
         outputs.check_output(to_file, library=args.db, stdout=True)
-    from bower_host.club.phones import codes
-    with writer_lock(args.db, "bower club sheet"), open_library(args.db) as lib:
+    from bower_host.club.phones import joins as join_codes
+    with open_library(args.db) as lib:
         night = open_night(lib, args.night)
-        joins = codes(lib, night)
+        joins = {t: c for t, (c, _, _) in join_codes(lib, night).items()}
     rnd = _round(night, args.round)
     try:
         text = sheets(night, rnd, joins, args.url)
