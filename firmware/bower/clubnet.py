@@ -122,7 +122,7 @@ class Net:
                 self.refused[b["game"]] = b["crc"]
             elif path == "api/round":
                 self.polled = now       # (the next round's seating is not known yet: ask again later)
-            else:                       # (an old round the server does not open: its logs wait)
+            elif path.startswith("api/round?"):     # (an old round the server does not open: its logs wait)
                 rnd = int(path.rsplit("=", 1)[1])
                 for p in self.pending():
                     if p[3] == rnd:
