@@ -11,6 +11,12 @@
 #                                # written to the file ``frame`` when it changes
 #                                # (what the page's script reads it from)
 #   b.written()                  # the files written since the last call
+#   b.net_join(code)             # a club table's join code (the page's ?join=)
+#   b.net_next(t_ms)             # the next request to the club's server, as
+#                                # JSON text, or "" (bower.clubnet's Net)
+#   b.net_answer(status, text, t_ms)   # its reply (0: none); FILES if the
+#                                # Net wrote files (commit them as a step's)
+#   b.net_said()                 # the Net's last word, for the status line
 #
 # step() returns FRAME (the panel's RAM changed: draw it), FILES (files were
 # written: store them before the next step, so an input is durable before

@@ -26,7 +26,8 @@ from bower_host.club.web import server
 from bower_host.db import Library
 
 from clubtables import TableBower
-from webphone import booted, build_site, chromium, need_chromium, press, running, settle, shot
+from test_phone_heap import HEAP, _live
+from webphone import booted, build_site, chromium, need_chromium, press, running, serving, settle, shot
 
 from bower import keys as K
 from bower.ui import App
@@ -84,6 +85,11 @@ def _files(page) -> str:
     }""")
 
 
+def _loaded(page, module: str) -> bool:
+    return page.evaluate("(m) => { window.bower.mp.runPython('import sys\\n_has = ' + JSON.stringify(m) + "
+                         "' in sys.modules'); return window.bower.mp.globals.get('_has'); }", module)
+
+
 def _table(url: str) -> dict:
     with urllib.request.urlopen(f"{url}/results.json", timeout=5) as r:
         return json.loads(r.read())["rounds"][0]["tables"][0]
@@ -115,7 +121,7 @@ def test_a_phone_joins_by_code_plays_a_round_by_taps_and_the_projector_shows_it(
             setup = bytes(page.evaluate("Array.from(window.bower.mp.FS.readFile('/flash/club'))"))
             seats = json.loads(setup)[0]["players"]         # N, E, S, W
             assert sorted(seats) == NAMES
-            assert "/flash/club" in _files(page).split("\n")            # kept in IndexedDB
+            assert {"/flash/club", "/flash/club.net"} <= set(_files(page).split("\n"))   # kept in IndexedDB
 
             (tmp_path / "twin").mkdir()
             (tmp_path / "twin" / "club").write_bytes(setup)
@@ -139,6 +145,11 @@ def test_a_phone_joins_by_code_plays_a_round_by_taps_and_the_projector_shows_it(
             booted(page)
             assert "join" not in page.url
             keys.drive(App(twin.store, twin.info))
+            page.wait_for_function("document.getElementById('status').textContent.startsWith('sent: ')",
+                                   timeout=10000)           # (hand 2's upcard, from the flash)
+            assert _loaded(page, "bower.clubnet")
+            live = _live(page)
+            assert live < HEAP - 32 * 1024, f"{live} B live in a club round, the Pico has {HEAP}"
             for e in HAND2[1:]:
                 twin.keys.enter(e)
             twin.keys.press(K.OK)                   # the losing side (N/S) accepts
@@ -156,6 +167,14 @@ def test_a_phone_joins_by_code_plays_a_round_by_taps_and_the_projector_shows_it(
                 claims = [tuple(r) for r in lib.conn.execute("SELECT device FROM club_joins WHERE device IS NOT NULL")]
             assert stored == [(device,)] and claims == [(device,)]    # one game, one phone: the same table
 
+            # The round marked synced on the phone's flash: after a reload
+            # it is not sent again (only the round is asked for).
+            results = sum(u.endswith("/api/result") for _m, u in sent)
+            page.reload()
+            booted(page)
+            page.wait_for_timeout(2000)
+            assert sum(u.endswith("/api/result") for _m, u in sent) == results, sent
+
             board = ctx.browser.new_context(viewport={"width": 1920, "height": 1080}) if ctx.browser else ctx
             wall = board.new_page()
             wall.goto(f"{url}/")
@@ -167,4 +186,23 @@ def test_a_phone_joins_by_code_plays_a_round_by_taps_and_the_projector_shows_it(
             shot(wall, "club-projector")
     finally:
         phones.close()
-    assert sent and all("/api/" in u for _m, u in sent)
+    joins = [u for m, u in sent if m == "POST" and u.endswith("/api/join")]
+    assert len(joins) == 1 and all(u.startswith(url + "/api/") for _m, u in sent), sent
+    print(f"live heap in a club round: {live} B of the Pico's {HEAP}; {len(sent)} requests")
+
+
+def test_a_phone_that_joins_no_club_sends_nothing_and_loads_no_club_link(tmp_path):
+    need_chromium()
+    site = build_site(tmp_path / "site")
+    asked: list = []
+    with serving(site) as url, chromium() as ctx:
+        page = ctx.new_page()
+        page.on("request", lambda r: asked.append(r.url))
+        page.goto(url)
+        booted(page)
+        for k in ["ok", "down", "ok"]:
+            press(page, k)
+        page.wait_for_timeout(2500)         # (the link's passes would have come)
+        assert not _loaded(page, "bower.clubnet")
+        assert page.evaluate("window.bower.board.net_said()") == ""
+    assert asked and all(u.startswith(url) and "/api/" not in u for u in asked), asked
