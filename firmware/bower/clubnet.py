@@ -26,7 +26,7 @@ class Net:
         self.st = store
         self.path = store.club_path + ".net"
         try:
-            self.claim = store.rec_file(self.path)   # {"night", "table", "token", "code"} or None
+            self.claim = store.rec_file(self.path)   # {"night", "table", "token", "round"} or None
         except ValueError:
             self.claim = None
         self.tokens = {}    # round -> its token (asked again after a reload)

@@ -19,6 +19,8 @@ import json
 import time
 import urllib.request
 
+import pytest
+
 from bower_host.club import night as cn
 from bower_host.club import phones as ph
 from bower_host.club.phoneapi import Phones
@@ -95,9 +97,14 @@ def _table(url: str) -> dict:
         return json.loads(r.read())["rounds"][0]["tables"][0]
 
 
-def test_a_phone_joins_by_code_plays_a_round_by_taps_and_the_projector_shows_it(tmp_path):
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    # The phone build's folder, as `bower club serve` writes it.
     need_chromium()
-    site = build_site(tmp_path / "site")
+    return build_site(tmp_path_factory.mktemp("site") / "phone")
+
+
+def test_a_phone_joins_by_code_plays_a_round_by_taps_and_the_projector_shows_it(tmp_path, folder):
     db = tmp_path / "club.sqlite3"
     with Library(db, clock=lambda: T0) as lib:
         cn.create_night(lib, "Friday", NAMES, 1, "fixed", 1, hands=2, seed=3, key="fri", clock=lambda: T0,
@@ -106,7 +113,7 @@ def test_a_phone_joins_by_code_plays_a_round_by_taps_and_the_projector_shows_it(
     phones = Phones(db)
     sent: list = []
     try:
-        with running(server(db, "fri", "127.0.0.1", 0, site=site, phones=phones)) as url, chromium() as ctx:
+        with running(server(db, "fri", "127.0.0.1", 0, site=folder, phones=phones)) as url, chromium() as ctx:
             page = ctx.new_page()
             page.on("request", lambda r: sent.append((r.method, r.url)) if "/api/" in r.url else None)
             page.goto(f"{url}/phone/?join={code}")
@@ -191,11 +198,9 @@ def test_a_phone_joins_by_code_plays_a_round_by_taps_and_the_projector_shows_it(
     print(f"live heap in a club round: {live} B of the Pico's {HEAP}; {len(sent)} requests")
 
 
-def test_a_phone_that_joins_no_club_sends_nothing_and_loads_no_club_link(tmp_path):
-    need_chromium()
-    site = build_site(tmp_path / "site")
+def test_a_phone_that_joins_no_club_sends_nothing_and_loads_no_club_link(folder):
     asked: list = []
-    with serving(site) as url, chromium() as ctx:
+    with serving(folder) as url, chromium() as ctx:
         page = ctx.new_page()
         page.on("request", lambda r: asked.append(r.url))
         page.goto(url)

@@ -5,7 +5,9 @@
 // script owns what a Pico's board would: the screen (a canvas drawn from the
 // panel's display RAM), the four buttons (touch, mouse and keyboard), and the
 // flash (IndexedDB: every file the store writes is stored, in one
-// transaction, before the next input is read).
+// transaction, before the next input is read). Served by `bower club serve`,
+// it is also a club table's link to the organiser's laptop (bower.clubnet:
+// "the club night's server" below).
 
 import { loadMicroPython } from "./micropython.mjs";
 
