@@ -104,6 +104,13 @@ def folder(tmp_path_factory):
     return build_site(tmp_path_factory.mktemp("site") / "phone")
 
 
+def _until(url: str, ok) -> None:
+    deadline = time.monotonic() + 10
+    while not ok(_table(url)):
+        assert time.monotonic() < deadline, f"not on the laptop: {_table(url)}"
+        time.sleep(0.1)
+
+
 def test_a_phone_joins_by_code_plays_a_round_by_taps_and_the_projector_shows_it(tmp_path, folder):
     db = tmp_path / "club.sqlite3"
     with Library(db, clock=lambda: T0) as lib:
@@ -140,21 +147,22 @@ def test_a_phone_joins_by_code_plays_a_round_by_taps_and_the_projector_shows_it(
             for e in HAND1:
                 twin.keys.enter(e)
             _tap(page, keys.take())
-            # Hand 1 reaches the server (a round started: "playing").
-            page.wait_for_function("document.getElementById('status').textContent.startsWith('sent: ')",
-                                   timeout=10000)
+            _until(url, lambda t: t["status"] == "playing" and t["hands"] == 1)    # hand 1 reached the laptop
 
-            # Mid-round (hand 2's upcard in), the page reloads: the claim
-            # is on its flash, the game resumes where it was.
+            # Wi-Fi gone, hand 2's upcard is kept and said so; back, then
+            # mid-round the page reloads: the claim is on its flash, the
+            # game resumes where it was.
+            ctx.set_offline(True)
             twin.keys.enter(HAND2[0])
             _tap(page, keys.take())
+            page.wait_for_function("document.getElementById('status').textContent.startsWith('offline: ')",
+                                   timeout=10000)
+            ctx.set_offline(False)
             page.reload()
             booted(page)
             assert "join" not in page.url
             keys.drive(App(twin.store, twin.info))
-            page.wait_for_function("document.getElementById('status').textContent.startsWith('sent: ')",
-                                   timeout=10000)           # (hand 2's upcard, from the flash)
-            assert _loaded(page, "bower.clubnet")
+            assert page.evaluate("window.bower.board.net_joined()") == 1 and _loaded(page, "bower.clubnet")
             live = _live(page)
             assert live < HEAP - 32 * 1024, f"{live} B live in a club round, the Pico has {HEAP}"
             for e in HAND2[1:]:
@@ -163,11 +171,9 @@ def test_a_phone_joins_by_code_plays_a_round_by_taps_and_the_projector_shows_it(
             assert twin.app.game.accepted
             twin.keys.press(K.OK)
             _tap(page, keys.take())
-            deadline = time.monotonic() + 10
-            while _table(url)["status"] != "complete":
-                assert time.monotonic() < deadline, f"the round did not arrive: {_table(url)}"
-                time.sleep(0.1)
-            page.wait_for_function("document.getElementById('status').textContent.startsWith('sent: ')")
+            _until(url, lambda t: t["status"] == "complete")
+            page.wait_for_function("(w) => document.getElementById('status').textContent.includes(w)",
+                                   arg=f"{seats[1]} & {seats[3]} 3")      # the phone's status line says so
             shot(page, "club-phone")
             with Library(db) as lib:
                 stored = [tuple(r) for r in lib.conn.execute("SELECT device FROM games")]
