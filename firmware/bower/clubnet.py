@@ -26,7 +26,7 @@ class Net:
         self.st = store
         self.path = store.club_path + ".net"
         try:
-            self.claim = store.rec_file(self.path)   # {"night", "table", "token", "code"} or None
+            self.claim = store.rec_file(self.path)   # {"night", "table", "token", "round"} or None
         except ValueError:
             self.claim = None
         self.tokens = {}    # round -> its token (asked again after a reload)
@@ -122,7 +122,7 @@ class Net:
                 self.refused[b["game"]] = b["crc"]
             elif path == "api/round":
                 self.polled = now       # (the next round's seating is not known yet: ask again later)
-            else:                       # (an old round the server does not open: its logs wait)
+            elif path.startswith("api/round?"):     # (an old round the server does not open: its logs wait)
                 rnd = int(path.rsplit("=", 1)[1])
                 for p in self.pending():
                     if p[3] == rnd:

@@ -11,6 +11,12 @@
 #                                # written to the file ``frame`` when it changes
 #                                # (what the page's script reads it from)
 #   b.written()                  # the files written since the last call
+#   b.net_join(code)             # a club table's join code (the page's ?join=)
+#   b.net_next(t_ms)             # the next request to the club's server, as
+#                                # JSON text, or "" (bower.clubnet's Net)
+#   b.net_answer(status, text, t_ms)   # its reply (0: none); FILES if the
+#                                # Net wrote files (commit them as a step's)
+#   b.net_said()                 # the Net's last word, for the status line
 #
 # step() returns FRAME (the panel's RAM changed: draw it), FILES (files were
 # written: store them before the next step, so an input is durable before
@@ -319,6 +325,9 @@ class WebBoard:
         self.app = self.store = self.fault = None
         self._held = -1     # the buttons held when the fault's screen went up
         self._collected = False
+        self.net = None         # bower.clubnet.Net once joining or joined
+        self._code = None       # a join code asked and not yet answered
+        self._req = None        # the request handed to the page, not yet answered
         try:
             from bower.store import Store
             from bower.ui import App
@@ -380,6 +389,76 @@ class WebBoard:
     def set_room(self, room):
         # The browser's room, read again after a commit (0: it refused one).
         self.fs.room = room
+
+    # ----- the club night's server (bower.clubnet; the page does the HTTP)
+
+    def _net(self):
+        # The Net, loaded once this phone joins a club night or has joined
+        # one (its claim file): a phone that never joins never loads it.
+        if self.net is None and self.store is not None:
+            if self._code is None:
+                try:
+                    os.stat(self.store.club_path + ".net")
+                except OSError:
+                    return None
+            from bower.clubnet import Net
+            self.net = Net(self.store)
+        return self.net if self.store is not None else None
+
+    def net_join(self, code):
+        # Join the table whose code this is (from the page's address).
+        self._code = str(code).strip().upper()
+        self._net()
+
+    def net_joining(self):
+        # 1 while a join is asked and not answered for good.
+        return 0 if self._code is None else 1
+
+    def net_next(self, t):
+        # The next request as JSON text ([method, path, token, body]), or "".
+        net = self._net()
+        if net is None:
+            return ""
+        if self._code is not None:
+            req = net.join(self._code, self.info["device"]) if t >= net.due else None
+        else:
+            req = net.next(t)
+        self._req = req
+        if req is None:
+            return ""
+        import json
+        return json.dumps(req)
+
+    def net_answer(self, status, text, t):
+        # The reply to the last request (status 0: none: offline). Files
+        # the Net wrote are noted as a step's are: the page commits them
+        # (written()); FILES if there are any.
+        req, self._req = self._req, None
+        net = self.net
+        if req is None or net is None or self.store is None:
+            return 0
+        done = 200 <= status < 300 or (400 <= status < 500 and status != 429)
+        try:
+            net.answer(req, status, text, t)
+        except MemoryError as e:
+            self._fail(e)
+            return BUSY
+        except Exception as e:      # (a reply not of the API's shape: tried again later)
+            net.due = t + 10000
+            net.said = "bad reply from the server (%s)" % (e.__class__.__name__,)
+            done = False
+        if done and req[1] == "api/join":
+            self._code = None
+        return FILES if self.fs.changed else 0
+
+    def net_joined(self):
+        # 1 if this phone holds a table of a club night (its claim file).
+        net = self._net()
+        return 1 if net is not None and net.joined() else 0
+
+    def net_said(self):
+        # What the Net last said, for the page's status line.
+        return self.net.said if self.net is not None else ""
 
     def step(self, mask, t):
         # One pass of bower.board's loop at time ``t`` (ms) with the buttons

@@ -5,7 +5,9 @@
 // script owns what a Pico's board would: the screen (a canvas drawn from the
 // panel's display RAM), the four buttons (touch, mouse and keyboard), and the
 // flash (IndexedDB: every file the store writes is stored, in one
-// transaction, before the next input is read).
+// transaction, before the next input is read). Served by `bower club serve`,
+// it is also a club table's link to the organiser's laptop (bower.clubnet:
+// "the club night's server" below).
 
 import { loadMicroPython } from "./micropython.mjs";
 
@@ -344,6 +346,50 @@ async function exportLogs(device) {
   say(`Downloaded ${games} as ${name}: bower import reads it.`);
 }
 
+// ----- the club night's server ---------------------------------------------------------------
+
+// The phone's link to `bower club serve` (bower.clubnet, through the board:
+// it says what to send, this page sends it and gives the reply back). Only
+// a phone that joined a table, or is joining one (`?join=CODE` in the
+// page's address), makes any request.
+const NET_MS = 1000;              // the link's pass this often (the Net itself says what is due)
+const NET_TIMEOUT_MS = 10000;     // no reply in this time: none (offline)
+const JOIN_KEY = "bower.join";    // (sessionStorage) a join code not answered yet (a reload keeps it)
+
+async function send(method, path, token, body) {
+  // One request to the server this page came from (it is at /phone/: the
+  // path is the server root's): [status, text], status 0 without a reply.
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), NET_TIMEOUT_MS);
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  try {
+    const r = await fetch(new URL("../" + path, location), { method, headers, body: body ?? undefined,
+                                                            cache: "no-store", credentials: "omit", signal: ctl.signal });
+    return [r.status, await r.text()];
+  } catch {
+    return [0, ""];
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function joinCode() {
+  // A join code in the page's address (taken out of it at once: the
+  // address bar is no place to keep it), else one a reload left unanswered.
+  const q = new URLSearchParams(location.search);
+  let code = q.get("join");
+  if (code !== null) {
+    q.delete("join");
+    const rest = q.toString();
+    history.replaceState(history.state, "", location.pathname + (rest ? `?${rest}` : "") + location.hash);
+    try { sessionStorage.setItem(JOIN_KEY, code); } catch { /* (this page's word only) */ }
+  } else {
+    try { code = sessionStorage.getItem(JOIN_KEY); } catch { /* (none) */ }
+  }
+  return code || null;
+}
+
 // ----- the device ------------------------------------------------------------------------------
 
 const ticks = () => Math.round(performance.now()) & 0x3fffffff;   // as MicroPython's ticks_ms
@@ -451,6 +497,7 @@ function run(device) {
             return;
           }
           board.set_room(await room());
+          netSoon(50);        // (a hand's result, or a round's: sent now)
         }
         if (flags & EXPORT) exportLogs(device).catch((e) => say(`Export failed: ${e && e.message ? e.message : e}`));
         if (flags & RESET) {
@@ -499,6 +546,42 @@ function run(device) {
     if (e.key in KEYS) { e.preventDefault(); press(KEYS[e.key], false, e.timeStamp); }
   });
   window.addEventListener("blur", () => { for (let bit = 0; bit < 4; bit++) press(bit, false, null); });
+  const net = { next: board.net_next, answer: board.net_answer, said: board.net_said, joining: board.net_joining };
+  let netOn = false, netBusy = false, netTimer = null, netSaid = "";
+  function netSoon(ms) {
+    if (!netOn || halted || stopped) return;
+    clearTimeout(netTimer);
+    netTimer = setTimeout(talk, ms);
+  }
+  async function talk() {
+    // What the Net has due, a request at a time; what its answers wrote is
+    // stored by a pass (FILES) as a step's writes are.
+    if (netBusy) return;
+    netBusy = true;
+    try {
+      for (let i = 0; i < 20 && !halted && !stopped; i++) {
+        const req = net.next(ticks());
+        if (!req) break;
+        const [method, path, token, body] = JSON.parse(req);
+        const [status, text] = await send(method, path, token, body);
+        if (halted || stopped) return;
+        if (net.answer(status, text, ticks())) pump();
+        const said = net.said();
+        if (said !== netSaid) say(netSaid = said);
+        if (!net.joining()) {
+          try { sessionStorage.removeItem(JOIN_KEY); } catch { /* (none) */ }
+        }
+        if (status === 0) break;
+      }
+    } finally {
+      netBusy = false;
+      netSoon(NET_MS);
+    }
+  }
+  const code = joinCode();
+  if (code !== null) board.net_join(code);
+  netOn = code !== null || !!board.net_joined();
+  netSoon(0);
   const redraw = () => (drawn === null ? show(FS.readFile("/frame"), false) : draw(drawn.ram, drawn.dark));
   window.addEventListener("resize", () => fit(redraw));
   keepAwake();
