@@ -51,9 +51,15 @@ class _Bucket:
         self.rate, self.burst, self.most = rate, burst, most
         self.level: dict = {}
 
-    def take(self, key, now: float) -> bool:
+    def _level(self, key, now: float) -> float:
         lvl, at = self.level.get(key, (self.burst, now))
-        lvl = min(self.burst, lvl + (now - at) * self.rate)
+        return min(self.burst, lvl + (now - at) * self.rate)
+
+    def empty(self, key, now: float) -> bool:
+        return self._level(key, now) < 1
+
+    def take(self, key, now: float) -> bool:
+        lvl = self._level(key, now)
         if len(self.level) >= self.most and key not in self.level:
             self.level.clear()      # (a flood of fresh keys: forget, rather than grow)
         if lvl < 1:
@@ -172,8 +178,14 @@ def routes(phones: Phones) -> list:
         return request.client.host if request.client else "?"
 
     def limited(request, token: str | None) -> None:
+        # A token's own bucket; and a client whose bucket its wrong tokens
+        # emptied waits before its next token is even looked up.
         now = time.monotonic()
-        if not (phones.per_token.take(token, now) if token else phones.per_client.take(client(request), now)):
+        if token:
+            ok = not phones.per_client.empty(client(request), now) and phones.per_token.take(token, now)
+        else:
+            ok = phones.per_client.take(client(request), now)
+        if not ok:
             raise ph.Refused(429, "too many requests: wait a second")
 
     def answer(handler):

@@ -17,9 +17,10 @@ keeps only SHA-256 digests of both, so a copy of the library cannot write.
 A round token writes only that table's log of that round (an old round's
 results are still taken, with its own token).
 
-A log is taken exactly as ``bower sync`` takes one from a Pico:
+A log is taken as ``bower sync`` takes one from a Pico:
 ``Library.add_log`` (the one gate) under the phone's device id, then
-``club.attach.attach_synced``. Sent again after a lost reply, it is
+``club.attach.attach_synced``; but whole or not at all (a line that fails
+its CRC, even the last, is refused where a sync keeps the lines before it). Sent again after a lost reply, it is
 ``duplicate``: stored once. Every refusal raises :class:`Refused` with an
 HTTP status and one line, having written nothing.
 """
@@ -209,7 +210,9 @@ def take(lib: Library, round_tok: str, game: str, crc: str, log: bytes) -> Taken
     if got != want:
         raise Refused(403, f"this token writes night {want[0]} table {want[1]} round {want[2]}, not the log's "
                            f"night {got[0]} table {got[1]} round {got[2]}")
-    res = lib.add_log(log, device, f"{game}.log", key=game)
+    # (no salvage: the phone sent the whole log with its CRC, so a damaged
+    # line is damage in its storage, refused rather than stored cut short)
+    res = lib.add_log(log, device, f"{game}.log", key=game, salvage=False)
     if res.status == "refused":
         raise Refused(422, res.message)
     note = attach_synced(lib, res) or ""

@@ -1,0 +1,361 @@
+"""Issue 34 point 4, "Nobody writes who should not": the phones' API of a
+real ``bower club serve`` (uvicorn on loopback) refuses every hostile
+request with a 4xx and ``{"error": one line}``, and changes nothing: every
+row of every table of the library, and every file of its raw archive, are
+as they were. The night (tests/host/clubhostile.py) has two tables whose
+phones joined and delivered round 1 over real HTTP; table 1's round-2 log
+is the one legitimate write, done last, to show the snapshot sees one."""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import threading
+import time
+import zlib
+
+import pytest
+
+from bower_host.club import phoneapi
+
+from clubhostile import Night, make, one_line_error, read_reply, serve
+
+J = "application/json"
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory) -> Night:
+    return make(tmp_path_factory.mktemp("made"))
+
+
+@pytest.fixture(scope="module")
+def served(night, tmp_path_factory):
+    with serve(night, tmp_path_factory.mktemp("served")) as s:
+        yield s
+
+
+def bearer(tok: str, kind: str | None = J) -> dict:
+    h = {"Authorization": f"Bearer {tok}"}
+    if kind:
+        h["Content-Type"] = kind
+    return h
+
+
+def relined(raw: bytes, n: int, edit, crc: bool = True) -> bytes:
+    """The log with line ``n``'s value edited (``edit(value) -> value``), its
+    line CRC made again unless ``crc`` is False (a damaged line)."""
+    lines = raw.split(b"\n")
+    ln = lines[n]
+    cut = ln.rindex(b',"')
+    old = json.loads(ln[1:cut])
+    payload = json.dumps(edit(old)).encode()
+    tail = ('"%08x"]' % zlib.crc32(payload)).encode() if crc else ln[cut + 1:]
+    lines[n] = b"[" + payload + b"," + tail
+    return b"\n".join(lines)
+
+
+def club(**kw):
+    def edit(head):
+        head = dict(head)
+        head["club"] = {**head["club"], **kw}
+        return head
+    return edit
+
+
+def log2(n: Night) -> bytes:
+    return n.logs[(1, 2)][1]
+
+
+def _res(n: Night, log: bytes | None = None) -> bytes:
+    return n.body(1, 2, log)
+
+
+# (id, request(night) -> (method, path, body, headers), status, words the line has)
+CASES = [
+    ("no-token", lambda n: ("POST", "/api/result", _res(n), {"Content-Type": J}), 401, "Authorization: Bearer"),
+    ("malformed-token", lambda n: ("POST", "/api/result", _res(n), bearer("not a token!")), 401, "malformed"),
+    ("short-token", lambda n: ("POST", "/api/result", _res(n), bearer("abc")), 401, "malformed"),
+    ("unknown-token", lambda n: ("POST", "/api/result", _res(n), bearer("A" * 43)), 401, "not (or no longer) valid"),
+    ("basic-auth", lambda n: ("POST", "/api/result", _res(n), {"Content-Type": J, "Authorization": "Basic "
+                                                                + n.round_tok[(1, 2)]}), 401, "Bearer"),
+    ("table-token-as-round-token", lambda n: ("POST", "/api/result", _res(n), bearer(n.table_tok[1])), 401,
+     "not (or no longer) valid"),
+    ("another-tables-token", lambda n: ("POST", "/api/result", _res(n), bearer(n.round_tok[(2, 2)])), 403,
+     "writes night fri table 2 round 2"),
+    ("old-rounds-token", lambda n: ("POST", "/api/result", _res(n), bearer(n.round_tok[(1, 1)])), 403,
+     "writes night fri table 1 round 1"),
+    ("another-tables-round-1-log", lambda n: ("POST", "/api/result", n.body(2, 1), bearer(n.round_tok[(1, 2)])),
+     403, "not the log's night fri table 2 round 1"),
+    ("header-names-another-table", lambda n: ("POST", "/api/result", _res(n, relined(log2(n), 0, club(table=2))),
+                                              bearer(n.round_tok[(1, 2)])), 403, "log's night fri table 2 round 2"),
+    ("header-names-another-round", lambda n: ("POST", "/api/result", _res(n, relined(log2(n), 0, club(round=1))),
+                                              bearer(n.round_tok[(1, 2)])), 403, "log's night fri table 1 round 1"),
+    ("header-names-another-night", lambda n: ("POST", "/api/result", _res(n, relined(log2(n), 0, club(night="sat"))),
+                                              bearer(n.round_tok[(1, 2)])), 403, "log's night sat"),
+    ("header-without-club", lambda n: ("POST", "/api/result",
+                                       _res(n, relined(log2(n), 0, lambda h: {k: v for k, v in h.items()
+                                                                               if k != "club"})),
+                                       bearer(n.round_tok[(1, 2)])), 403, "no club object"),
+    ("body-crc-wrong", lambda n: ("POST", "/api/result", json.dumps({**json.loads(_res(n)), "crc": "00000000"})
+                                  .encode(), bearer(n.round_tok[(1, 2)])), 400, "does not match its CRC"),
+    ("damaged-line", lambda n: ("POST", "/api/result",
+                                _res(n, relined(log2(n), 3, lambda v: "tricks 4", crc=False)),
+                                bearer(n.round_tok[(1, 2)])), 422, ""),
+    ("gate-refuses-tricks-9", lambda n: ("POST", "/api/result", _res(n, relined(log2(n), 3, lambda v: "tricks 9")),
+                                         bearer(n.round_tok[(1, 2)])), 422, ""),
+    ("gate-refuses-another-device", lambda n: ("POST", "/api/result",
+                                               _res(n, relined(log2(n), 0, lambda h: {**h, "device": "web-0002"})),
+                                               bearer(n.round_tok[(1, 2)])), 422, ""),
+    ("not-a-log", lambda n: ("POST", "/api/result", _res(n, b"hello\n"), bearer(n.round_tok[(1, 2)])), 400,
+     "not a Bower log header"),
+    ("log-over-max", lambda n: ("POST", "/api/result", _res(n, log2(n) + b" " * (phoneapi.ph.MAX_LOG + 1)),
+                                bearer(n.round_tok[(1, 2)])), 413, "over the"),
+    ("malformed-json", lambda n: ("POST", "/api/result", _res(n)[:-3], bearer(n.round_tok[(1, 2)])), 400,
+     "not JSON"),
+    ("json-array", lambda n: ("POST", "/api/result", b"[1, 2]", bearer(n.round_tok[(1, 2)])), 400, "exactly"),
+    ("extra-field", lambda n: ("POST", "/api/result", json.dumps({**json.loads(_res(n)), "table": 2}).encode(),
+                               bearer(n.round_tok[(1, 2)])), 400, "exactly crc, game, log"),
+    ("missing-field", lambda n: ("POST", "/api/result",
+                                 json.dumps({k: v for k, v in json.loads(_res(n)).items() if k != "crc"}).encode(),
+                                 bearer(n.round_tok[(1, 2)])), 400, "exactly"),
+    ("log-a-number", lambda n: ("POST", "/api/result", json.dumps({**json.loads(_res(n)), "log": 5}).encode(),
+                                bearer(n.round_tok[(1, 2)])), 400, "log must be a str"),
+    ("game-a-path", lambda n: ("POST", "/api/result",
+                               json.dumps({**json.loads(_res(n)), "game": "../../g0002"}).encode(),
+                               bearer(n.round_tok[(1, 2)])), 400, "game id"),
+    ("crc-not-hex", lambda n: ("POST", "/api/result", json.dumps({**json.loads(_res(n)), "crc": "zz"}).encode(),
+                               bearer(n.round_tok[(1, 2)])), 400, "eight hex digits"),
+    ("text-plain-form", lambda n: ("POST", "/api/result", _res(n), bearer(n.round_tok[(1, 2)], "text/plain")), 415,
+     "application/json"),
+    ("urlencoded-form", lambda n: ("POST", "/api/result", b"game=g0002&crc=0&log=x",
+                                   bearer(n.round_tok[(1, 2)], "application/x-www-form-urlencoded")), 415,
+     "application/json"),
+    ("multipart-form", lambda n: ("POST", "/api/result", b"--x\r\n\r\n--x--",
+                                  bearer(n.round_tok[(1, 2)], "multipart/form-data; boundary=x")), 415,
+     "application/json"),
+    ("no-content-type", lambda n: ("POST", "/api/result", _res(n), bearer(n.round_tok[(1, 2)], None)), 415,
+     "application/json"),
+    ("cookie-not-header", lambda n: ("POST", "/api/result", _res(n), {"Content-Type": J, "Cookie": "token="
+                                                                      + n.round_tok[(1, 2)]}), 401, "Bearer"),
+    ("token-in-query", lambda n: ("POST", "/api/result?token=" + n.round_tok[(1, 2)], _res(n), {"Content-Type": J}),
+     401, "Bearer"),
+    ("get-result", lambda n: ("GET", "/api/result", None, bearer(n.round_tok[(1, 2)], None)), 405, "takes POST"),
+    ("put-result", lambda n: ("PUT", "/api/result", _res(n), bearer(n.round_tok[(1, 2)])), 405, "takes POST"),
+    ("round-without-token", lambda n: ("GET", "/api/round", None, {}), 401, "Bearer"),
+    ("round-with-round-token", lambda n: ("GET", "/api/round", None, bearer(n.round_tok[(1, 2)], None)), 401,
+     "not (or no longer) valid"),
+    ("round-not-open", lambda n: ("GET", "/api/round?round=3", None, bearer(n.table_tok[1], None)), 404, "not open"),
+    ("round-not-a-number", lambda n: ("GET", "/api/round?round=-1", None, bearer(n.table_tok[1], None)), 400,
+     "round number"),
+    ("join-taken-table", lambda n: ("POST", "/api/join", json.dumps({"code": n.codes[1], "device": "web-9999"})
+                                    .encode(), {"Content-Type": J}), 409, "already has a phone"),
+    ("join-unknown-code", lambda n: ("POST", "/api/join", b'{"code": "ZZZZZZ", "device": "web-9999"}',
+                                     {"Content-Type": J}), 404, "no table has the join code"),
+    ("join-device-path", lambda n: ("POST", "/api/join", json.dumps({"code": n.codes[1], "device": "../x"}).encode(),
+                                    {"Content-Type": J}), 400, "device id"),
+    ("join-code-long", lambda n: ("POST", "/api/join", json.dumps({"code": "A" * 5000, "device": "w"}).encode(),
+                                  {"Content-Type": J}), 400, "join code"),
+    ("join-text-plain", lambda n: ("POST", "/api/join", json.dumps({"code": n.codes[1], "device": "web-0001"})
+                                   .encode(), {"Content-Type": "text/plain"}), 415, "application/json"),
+    ("traversal-api-dotdot", lambda n: ("GET", "/api/../", None, {}), 404, "no /api/../ here"),
+    ("traversal-api-encoded", lambda n: ("POST", "/api/%2e%2e/api/result", _res(n), bearer(n.round_tok[(1, 2)])),
+     404, "here"),
+    ("traversal-api-result-dotdot", lambda n: ("POST", "/api/x/../result", _res(n), bearer(n.round_tok[(1, 2)])),
+     404, "here"),
+]
+
+# Outside /api/ (the phone build's files): a 4xx of one line, never a file from elsewhere.
+PATHS = ["/phone/../../etc/passwd", "/phone/%2e%2e/%2e%2e/etc/passwd", "/phone/..%2f..%2fetc%2fpasswd",
+         "/phone/%2e%2e%2f%2e%2e%2fclub.sqlite3", "/phone/../club.sqlite3", "/phone//etc/passwd",
+         "/phone/%00", "/club.sqlite3", "/../club.sqlite3"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_a_hostile_request_is_refused_in_one_line_and_changes_nothing(served, night, case):
+    _, make_request, status, words = case
+    method, path, body, headers = make_request(night)
+    before = served.snapshot()
+    got, _, text = served.request(method, path, body, headers)
+    why = one_line_error(got, text)
+    assert got == status and words in why, (got, why)
+    assert served.snapshot() == before
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_path_out_of_the_phone_build_is_a_4xx_of_one_line(served, path):
+    before = served.snapshot()
+    got, _, text = served.request("GET", path)
+    assert 400 <= got < 500 and b"\n" not in text.strip() and len(text) < 200, (got, text[:200])
+    assert b"root:" not in text and b"SQLite" not in text
+    assert served.snapshot() == before
+
+
+def test_a_replayed_result_is_a_duplicate_and_changes_nothing(served, night):
+    before = served.snapshot()
+    got, _, text = served.request("POST", "/api/result", night.body(1, 1), bearer(night.round_tok[(1, 1)]))
+    assert got == 200 and json.loads(text)["status"] == "duplicate", text
+    assert served.snapshot() == before
+
+
+def test_the_legitimate_write_changes_the_library_once(night, tmp_path):
+    # (the control: the snapshot does see a write)
+    with serve(night, tmp_path) as s:
+        before = s.snapshot()
+        got, _, text = s.request("POST", "/api/result", night.body(1, 2), bearer(night.round_tok[(1, 2)]))
+        assert got == 200 and json.loads(text)["status"] == "new", text
+        after = s.snapshot()
+        assert after != before
+        got, _, text = s.request("POST", "/api/result", night.body(1, 2), bearer(night.round_tok[(1, 2)]))
+        assert got == 200 and json.loads(text)["status"] == "duplicate", text
+        assert s.snapshot() == after
+
+
+def _reply(raw: bytes) -> tuple:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), body
+
+
+def test_an_oversized_body_is_413_with_or_without_its_length(served, night):
+    before = served.snapshot()
+    tok = night.round_tok[(1, 2)]
+    big = phoneapi.MAX_BODY + 1
+    head = (f"POST /api/result HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Authorization: Bearer {tok}\r\n")
+    # A length over the limit: refused before a byte of the body is read.
+    status, body = _reply(served.raw(f"{head}Content-Length: {big}\r\n\r\n".encode()))
+    assert status == 413 and "at most" in one_line_error(status, body)
+    # A length of 10 GB, and one that is not a number.
+    for n in ("10000000000", "-1", "1e3"):
+        status, body = _reply(served.raw(f"{head}Content-Length: {n}\r\n\r\n".encode()))
+        assert 400 <= status < 500, (n, status, body)
+    # Chunked, no length: stopped once past the limit.
+    chunk = b"%x\r\n" % big + b"x" * big + b"\r\n"
+    status, body = _reply(served.raw(f"{head}Transfer-Encoding: chunked\r\n\r\n".encode(), chunk))
+    assert status == 413 and "at most" in one_line_error(status, body)
+    # Chunked in many small chunks.
+    small = b"".join(b"400\r\n" + b"y" * 1024 + b"\r\n" for _ in range(big // 1024 + 1))
+    status, body = _reply(served.raw(f"{head}Transfer-Encoding: chunked\r\n\r\n".encode(), small))
+    assert status == 413 and "at most" in one_line_error(status, body)
+    assert served.snapshot() == before
+
+
+def test_a_slow_client_gets_408_in_time_while_others_are_served(night, tmp_path, monkeypatch):
+    monkeypatch.setattr(phoneapi, "BODY_SECONDS", 2.0)
+    with serve(night, tmp_path) as s:
+        before = s.snapshot()
+        body = night.body(1, 2)
+        out: dict = {}
+
+        def trickle():
+            t0 = time.monotonic()
+            with socket.create_connection((s.host, s.port), timeout=20) as c:
+                c.sendall((f"POST /api/result HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                           f"Authorization: Bearer {night.round_tok[(1, 2)]}\r\n"
+                           f"Content-Length: {len(body)}\r\n\r\n").encode())
+                got = b""
+                for i in range(len(body) - 1):      # a byte every 0.2 s, never the last
+                    try:
+                        c.sendall(body[i:i + 1])
+                    except OSError:
+                        break
+                    c.settimeout(0.2)
+                    try:
+                        got += c.recv(65536)
+                    except TimeoutError:
+                        continue
+                    except OSError:
+                        break
+                    if b"\r\n\r\n" in got:
+                        c.settimeout(5)
+                        got = read_reply(c, got)
+                        break
+                out["reply"], out["s"] = got, time.monotonic() - t0
+
+        th = threading.Thread(target=trickle)
+        th.start()
+        time.sleep(0.3)
+        served_meanwhile = []
+        while th.is_alive():            # others are served as it trickles
+            t0 = time.monotonic()
+            got, _, text = s.request("GET", "/results.json", timeout=5)
+            g2, _, t2 = s.request("GET", "/api/round", None, bearer(night.table_tok[2], None), timeout=5)
+            served_meanwhile.append((got, g2, time.monotonic() - t0))
+            time.sleep(0.2)
+        th.join()
+        status, text = _reply(out["reply"])
+        assert status == 408 and "did not arrive within 2 s" in one_line_error(status, text)
+        assert 1.9 <= out["s"] <= 4.0, out["s"]
+        assert served_meanwhile and all(a == b == 200 and t < 1.0 for a, b, t in served_meanwhile), served_meanwhile
+        assert s.snapshot() == before
+        got, _, text = s.request("POST", "/api/result", body, bearer(night.round_tok[(1, 2)]))
+        assert got == 200 and json.loads(text)["status"] == "new"     # the real phone, whole, is taken
+
+
+def test_a_burst_of_thousands_gets_429s_and_the_table_is_served_after(night, tmp_path):
+    import http.client
+    from concurrent.futures import ThreadPoolExecutor
+    with serve(night, tmp_path) as s:
+        before = s.snapshot()
+        kinds = [("GET", "/api/round", None, bearer(night.table_tok[2], None)),              # a real token, too fast
+                 None,                                                                         # a guessed token
+                 ("POST", "/api/join", b'{"code": "QQQQQQ", "device": "x"}', {"Content-Type": J}),
+                 ("GET", "/api/round", None, {})]
+        counts: dict = {}
+        lock = threading.Lock()
+        passes = []
+        locked = s.api._locked
+        s.api._locked = lambda fn, args: passes.append(fn) or locked(fn, args)     # (each writer pass counted)
+
+        def client(k: int) -> None:
+            c = http.client.HTTPConnection(s.host, s.port, timeout=20)
+            try:
+                for i in range(100):
+                    m, p, b, h = kinds[(k + i) % len(kinds)] or ("GET", "/api/round", None,
+                                                                 bearer(f"guess{k:03d}{i:03d}" + "B" * 37, None))
+                    c.request(m, p, body=b, headers=h)
+                    r = c.getresponse()
+                    text = r.read()
+                    if r.status >= 400:
+                        one_line_error(r.status, text)
+                    with lock:
+                        counts[r.status] = counts.get(r.status, 0) + 1
+            finally:
+                c.close()
+
+        t0 = time.monotonic()
+        with ThreadPoolExecutor(30) as pool:
+            list(pool.map(client, range(30)))
+        took = time.monotonic() - t0
+        assert sum(counts.values()) == 3000 and set(counts) <= {200, 401, 404, 429}, counts
+        assert counts.get(429, 0) > 2000 and counts.get(200, 0) <= 40 + 10 * took + 10, (counts, took)
+        # Guessed tokens are looked up only while the client's bucket lasts (100, then 20 a second).
+        guessed = len(passes) - counts.get(200, 0)
+        assert guessed <= 100 + 20 * took + 10, (guessed, took, counts)
+        assert s.snapshot() == before
+        # The server is up, and after the window the tables are served again.
+        time.sleep(1.0)
+        got, _, text = s.request("GET", "/api/round", None, bearer(night.table_tok[1], None))
+        assert got == 200 and json.loads(text)["round"] == 2
+        got, _, text = s.request("POST", "/api/result", night.body(1, 2), bearer(night.round_tok[(1, 2)]))
+        assert got == 200 and json.loads(text)["status"] == "new", text
+
+
+class Logged(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.records: list = []
+
+    def emit(self, record):
+        self.records.append(record)
+
+
+@pytest.fixture
+def server_log():
+    h = Logged()
+    names = ["uvicorn", "uvicorn.error", "uvicorn.asgi", "starlette"]
+    for n in names:
+        logging.getLogger(n).addHandler(h)
+    yield h
+    for n in names:
+        logging.getLogger(n).removeHandler(h)
