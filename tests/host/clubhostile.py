@@ -142,6 +142,7 @@ class Served:
 def serve(night: Night, tmp: Path, site: bool = True):
     """A copy of the night's library served with the phones' API (and the
     phone build at /phone/)."""
+    tmp.mkdir(parents=True, exist_ok=True)
     db = tmp / "club.sqlite3"
     shutil.copy2(night.db, db)
     raw = night.db.parent / (night.db.name + ".raw")
@@ -173,7 +174,8 @@ def _whole(out: bytes) -> bool:
     head, sep, rest = out.partition(b"\r\n\r\n")
     if not sep:
         return False
-    n = [int(v) for k, v in (ln.split(b":", 1) for ln in head.split(b"\r\n")[1:]) if k.strip().lower() == b"content-length"]
+    n = [int(v) for k, v in (ln.split(b":", 1) for ln in head.split(b"\r\n")[1:])
+         if k.strip().lower() == b"content-length"]
     return bool(n) and len(rest) >= n[0]
 
 

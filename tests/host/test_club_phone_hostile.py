@@ -16,6 +16,8 @@ import time
 import zlib
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bower_host.club import phoneapi
 
@@ -142,6 +144,8 @@ CASES = [
      401, "Bearer"),
     ("get-result", lambda n: ("GET", "/api/result", None, bearer(n.round_tok[(1, 2)], None)), 405, "takes POST"),
     ("put-result", lambda n: ("PUT", "/api/result", _res(n), bearer(n.round_tok[(1, 2)])), 405, "takes POST"),
+    ("options-join", lambda n: ("OPTIONS", "/api/join", None, {}), 405, "takes POST, not OPTIONS"),
+    ("made-up-method", lambda n: ("BREW", "/api/result", _res(n), bearer(n.round_tok[(1, 2)])), 405, "not BREW"),
     ("round-without-token", lambda n: ("GET", "/api/round", None, {}), 401, "Bearer"),
     ("round-with-round-token", lambda n: ("GET", "/api/round", None, bearer(n.round_tok[(1, 2)], None)), 401,
      "not (or no longer) valid"),
@@ -359,3 +363,87 @@ def server_log():
     yield h
     for n in names:
         logging.getLogger(n).removeHandler(h)
+
+
+# ----- any request at all (hypothesis) -------------------------------------------------
+
+
+_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
+_JSONV = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TEXT,
+                      lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4),
+                      max_leaves=12)
+
+
+@st.composite
+def requests_(draw, n: Night) -> tuple:
+    """(method, path, headers, body, legitimate): near the real ones, or garbage."""
+    method = draw(st.sampled_from(["GET", "POST", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]))
+    path = draw(st.sampled_from(["/api/join", "/api/round", "/api/result", "/api/round?round=",
+                                 "/api/", "/api/x", "/api/../result", "/phone/", "/phone/../", "/",
+                                 "/results.json", "/board.json", "/player/1", "/standings.csv"])
+                | st.text(st.characters(min_codepoint=33, max_codepoint=126), max_size=30).map(lambda t: "/" + t))
+    if path.endswith("="):
+        path += draw(st.sampled_from(["1", "2", "3", "0", "-1", "999999", "x", "1e3", "%00"]))
+    headers = {}
+    tok = draw(st.sampled_from([None, "t1", "t2", "r11", "r12", "r21", "r22", "guess", "junk"]))
+    if tok is not None:
+        value = {"t1": n.table_tok[1], "t2": n.table_tok[2], "r11": n.round_tok[(1, 1)],
+                 "r12": n.round_tok[(1, 2)], "r21": n.round_tok[(2, 1)], "r22": n.round_tok[(2, 2)],
+                 "guess": "C" * 43}.get(tok)
+        headers["Authorization"] = f"Bearer {value}" if value else draw(st.text(
+            st.characters(min_codepoint=32, max_codepoint=126), max_size=60))
+    kind = draw(st.sampled_from([J, J, J, "application/json; charset=utf-8", "text/plain",
+                                 "application/x-www-form-urlencoded", None, "JSON"]))
+    if kind:
+        headers["Content-Type"] = kind
+    if draw(st.booleans()):
+        headers["Cookie"] = "token=" + n.round_tok[(1, 2)]
+    legit = json.loads(n.body(1, 2))
+    shape = draw(st.sampled_from(["none", "legit", "field", "extra", "missing", "json", "bytes", "log"]))
+    if shape == "none":
+        body = None
+    elif shape == "legit":
+        body = json.dumps(legit).encode()
+    elif shape == "field":
+        k = draw(st.sampled_from(sorted(legit)))
+        body = json.dumps({**legit, k: draw(_JSONV)}).encode()
+    elif shape == "extra":
+        body = json.dumps({**legit, draw(_TEXT): draw(_JSONV)}).encode()
+    elif shape == "missing":
+        body = json.dumps({k: v for k, v in legit.items() if k != draw(st.sampled_from(sorted(legit)))}).encode()
+    elif shape == "json":
+        body = json.dumps(draw(_JSONV)).encode()
+    elif shape == "bytes":
+        body = draw(st.binary(max_size=300))
+    else:           # the round-2 log with bytes changed, its CRC made again
+        raw = bytearray(n.logs[(1, 2)][1])
+        for _ in range(draw(st.integers(1, 4))):
+            raw[draw(st.integers(0, len(raw) - 1))] = draw(st.integers(32, 126))
+        body = n.body(1, 2, bytes(raw))
+    is_legit = (method == "POST" and path == "/api/result" and tok == "r12" and shape == "legit"
+                and kind is not None and kind.split(";")[0] == J)
+    return method, path, headers, body, is_legit
+
+
+@pytest.fixture(scope="module")
+def open_served(night, tmp_path_factory):
+    # (no rate limits: the invariant is about what each request does, not how often)
+    with serve(night, tmp_path_factory.mktemp("open")) as s:
+        s.api.per_client = phoneapi._Bucket(1e9, 1e9)
+        s.api.per_token = phoneapi._Bucket(1e9, 1e9)
+        yield s
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_request_is_answered_below_500_and_writes_only_if_legitimate(open_served, night, server_log, data):
+    method, path, headers, body, legit = data.draw(requests_(night))
+    before = open_served.snapshot()
+    status, _, text = open_served.request(method, path, body, headers)
+    assert status < 500, (status, text[:300])
+    if 400 <= status and path.startswith("/api/") and method != "HEAD":
+        one_line_error(status, text)
+    if not legit:
+        assert open_served.snapshot() == before, (method, path, headers, body and body[:200], status, text[:200])
+    bad = [r for r in server_log.records if r.exc_info or r.levelno >= logging.ERROR]
+    assert not bad, bad[0].getMessage()

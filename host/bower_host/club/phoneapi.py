@@ -169,6 +169,18 @@ def _bearer(request) -> str | None:
     return t
 
 
+class _AnyMethod:
+    # An endpoint as an ASGI app: Starlette routes every method to it (a
+    # function endpoint is given GET and HEAD, and any other method of a
+    # path answered in plain text), so each gets the API's JSON refusal.
+    def __init__(self, handler):
+        self.handler = handler
+
+    async def __call__(self, scope, receive, send):
+        from starlette.requests import Request
+        await (await self.handler(Request(scope, receive)))(scope, receive, send)
+
+
 def routes(phones: Phones) -> list:
     """The API's Starlette routes."""
     from starlette.responses import JSONResponse
@@ -248,4 +260,4 @@ def routes(phones: Phones) -> list:
     return [Route("/api/join", answer(join), methods=["POST"]),
             Route("/api/round", answer(round_), methods=["GET"]),
             Route("/api/result", answer(result), methods=["POST"]),
-            Route("/api/{rest:path}", elsewhere, methods=["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"])]
+            Route("/api/{rest:path}", _AnyMethod(elsewhere))]
