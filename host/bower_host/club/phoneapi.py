@@ -82,6 +82,7 @@ class Phones:
         self.per_client = _Bucket(20, 100)
         self.seen: dict = {}        # (night, table) -> (time, what)
         self._lock = threading.Lock()
+        self._waiting: list = []    # (fn, args, loop, future) for the next writer pass
 
     def close(self) -> None:
         self._pool.submit(self._close).result()
@@ -93,26 +94,63 @@ class Phones:
             self._lib = None
 
     async def run(self, fn, *args):
-        """``fn(library, *args)`` on the writer thread, under the writer lock."""
-        return await asyncio.get_running_loop().run_in_executor(self._pool, self._locked, fn, args)
+        """``fn(library, *args)`` on the writer thread, under the writer lock.
 
-    def _locked(self, fn, args):
+        Calls waiting together are done in one pass under one writer lock,
+        each answered as soon as it is committed (30 tables' results at the
+        same moment: one lock, not 30)."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        with self._lock:
+            self._waiting.append((fn, args, loop, fut))
+        self._pool.submit(self._pass)
+        return await fut
+
+    def _pass(self) -> None:
         from bower_host.db import writer_lock
+        with self._lock:
+            batch, self._waiting = self._waiting, []
+        if not batch:
+            return              # (an earlier pass took them)
         try:
             with writer_lock(self.path, "bower club serve"):
-                if self._lib is None:
-                    self._lib = Library(self.path, create=False)
-                return fn(self._lib, *args)
+                while batch:
+                    fn, args, loop, fut = batch.pop(0)
+                    if self._lib is None:
+                        self._lib = Library(self.path, create=False)
+                    try:
+                        _settle(loop, fut, fn(self._lib, *args), None)
+                    except (LibraryError, sqlite3.Error) as e:
+                        _settle(loop, fut, None, self._unavailable(e))
+                    except Exception as e:     # (a refusal, or a bug: the request's own answer)
+                        _settle(loop, fut, None, e)
         except (LibraryError, sqlite3.Error) as e:
-            if self._lib is not None:
-                self._lib.close()
-                self._lib = None
-            why = str(e) if isinstance(e, LibraryError) else f"the game library cannot be written now ({e})"
-            raise ph.Refused(503, why) from None
+            why = self._unavailable(e)
+            for _, _, loop, fut in batch:
+                _settle(loop, fut, None, why)
+
+    def _unavailable(self, e: Exception) -> ph.Refused:
+        # The library cannot be written now (held by a sync, gone, damaged): 503.
+        if self._lib is not None:
+            self._lib.close()
+            self._lib = None
+        why = str(e) if isinstance(e, LibraryError) else f"the game library cannot be written now ({e})"
+        return ph.Refused(503, why)
 
     def note(self, night: str, table: int, what: str) -> None:
         with self._lock:
             self.seen[(night, table)] = (self.clock(), what)
+
+
+def _settle(loop, fut, value, error) -> None:
+    # A writer pass's answer to its request's future, on that request's loop.
+    def done():
+        if not fut.done():          # (the client may have gone)
+            if error is not None:
+                fut.set_exception(error)
+            else:
+                fut.set_result(value)
+    loop.call_soon_threadsafe(done)
 
 
 def _error(status: int, why: str, retry: int | None = None):
