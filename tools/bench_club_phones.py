@@ -219,8 +219,9 @@ def main(argv=None) -> int:
     worst = max(alls) if alls else float("nan")
     ok_all = bool(alls) and worst <= ALL_S and not b["errors"] and b["complete"] == want
     ok_p99 = bool(lat) and p99 <= P99_S and not b["errors"]
-    print(f"== The phones: {args.tables} tables post a round's results at the same moment, {args.rounds} rounds{mode} ==")
-    print(f"  all stored within        " + ", ".join(f"{a * 1000:.0f}" for a in alls)
+    print(f"== The phones: {args.tables} tables post a round's results at the same moment, {args.rounds} rounds"
+          f"{mode} ==")
+    print("  all stored within        " + ", ".join(f"{a * 1000:.0f}" for a in alls)
           + f" ms (worst {worst * 1000:.0f} ms; target {ALL_S * 1000:.0f} ms {verdict(ok_all)}); "
           f"{b['complete']} of {want} table results in the standings, {b['stored']} games stored")
     print(f"  each request             p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {top * 1000:.0f} ms "
