@@ -32,6 +32,11 @@ def test_a_second_phone_is_refused_until_the_table_is_reset_then_the_first_is_vo
         # The organiser frees table 1 (beside the running server, under the writer lock as the command is).
         with writer_lock(s.db, "test"), Library(s.db) as lib:
             assert ph.reset(lib, cn.load_night(lib, KEY), 1) == "web-0001"
+        # The reset alone voids the first phone's tokens (before anyone joins again).
+        for path, body, tok in [("/api/round", None, n.table_tok[1]),
+                                ("/api/result", n.body(1, 1), n.round_tok[(1, 1)])]:
+            status, _, text = s.request("POST" if body else "GET", path, body, {**J, **_auth(tok)})
+            assert status == 401 and "reset the table" in one_line_error(status, text), (path, text)
         status, _, text = s.request("POST", "/api/join", join, J)
         assert status == 200, text
         second = json.loads(text)

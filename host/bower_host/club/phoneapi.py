@@ -15,10 +15,12 @@ nothing changed, unless it is well formed (a JSON object with exactly the
 fields above, their types and sizes; ``Content-Type: application/json``,
 which a cross-site form cannot send; at most :data:`MAX_BODY` bytes, read
 within :data:`BODY_SECONDS`), within its rate (a token bucket per token,
-and one per client address for requests without a valid token) and, for a
-write, carries its token in the ``Authorization`` header (never a cookie, so
-no cross-site forgery). Every write runs on one thread that owns the
-library, each under the library's writer lock (a ``bower sync`` beside the
+and one per client address for requests without a valid token, which a
+wrong token costs too: once it is empty, the client's next token is not
+even looked up) and, for a write, carries its token in the
+``Authorization`` header (never a cookie, so no cross-site forgery). Every
+write runs on one thread that owns the library, under the library's writer
+lock (the calls waiting together in one pass; a ``bower sync`` beside the
 server: 503 and ``Retry-After``, which the phone's queue honours), and is
 answered only once committed, so what was acknowledged survives the
 server killed the moment after.
