@@ -296,6 +296,35 @@ def test_a_slow_client_gets_408_in_time_while_others_are_served(night, tmp_path,
         assert got == 200 and json.loads(text)["status"] == "new"     # the real phone, whole, is taken
 
 
+def test_connections_that_never_send_a_whole_head_get_408_and_close_while_others_are_served(night, tmp_path,
+                                                                                             monkeypatch):
+    monkeypatch.setattr(phoneapi, "HEAD_SECONDS", 1.5)
+    with serve(night, tmp_path, site=False) as s:
+        before = s.snapshot()
+        held = []
+        for i in range(150):            # silent, half a request line, headers without their end
+            c = socket.create_connection((s.host, s.port), timeout=10)
+            c.sendall([b"", b"POST /api/res", b"POST /api/result HTTP/1.1\r\nHost: x\r\n"][i % 3])
+            held.append(c)
+        kept = socket.create_connection((s.host, s.port), timeout=10)     # a keep-alive connection, answered once
+        kept.sendall(b"GET /results.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert _reply(read_reply(kept))[0] == 200
+        kept.sendall(b"GET /api/round HTTP/1.1\r\n")                   # then half a head
+        held.append(kept)
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 1.2:  # the others are served meanwhile
+            got, _, text = s.request("GET", "/api/round", None, bearer(night.table_tok[1], None), timeout=5)
+            assert got == 200, text
+            time.sleep(0.1)
+        for c in held:
+            status, body = _reply(read_reply(c))
+            assert status == 408 and "head did not arrive within 1.5 s" in one_line_error(status, body)
+            assert c.recv(10) == b""        # and closed
+            c.close()
+        assert time.monotonic() - t0 < 4.0
+        assert s.snapshot() == before
+
+
 def test_a_burst_of_thousands_gets_429s_and_the_table_is_served_after(night, tmp_path):
     import http.client
     from concurrent.futures import ThreadPoolExecutor

@@ -14,7 +14,8 @@ door: a request is refused, with a 4xx and ``{"error": one line}``, and
 nothing changed, unless it is well formed (a JSON object with exactly the
 fields above, their types and sizes; ``Content-Type: application/json``,
 which a cross-site form cannot send; at most :data:`MAX_BODY` bytes, read
-within :data:`BODY_SECONDS`), within its rate (a token bucket per token,
+within :data:`BODY_SECONDS`; and any request's head within
+:data:`HEAD_SECONDS`, :func:`head_timeout`), within its rate (a token bucket per token,
 and one per client address for requests without a valid token, which a
 wrong token costs too: once it is empty, the client's next token is not
 even looked up) and, for a write, carries its token in the
@@ -42,6 +43,8 @@ from bower_host.names import SAFE_ID
 
 MAX_BODY = ph.MAX_LOG + 4096
 BODY_SECONDS = 10.0
+#: Most seconds from a connection (or its last answer) to a request's whole head.
+HEAD_SECONDS = 10.0
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,128}\Z")
 _CRC = re.compile(r"[0-9a-fA-F]{8}\Z")
 _SHAPES = {"join": {"code": str, "device": str}, "result": {"game": str, "crc": str, "log": str}}
@@ -207,6 +210,57 @@ def _bearer(request) -> str | None:
     if not _TOKEN.fullmatch(t):
         raise ph.Refused(401, "a malformed token")
     return t
+
+
+def head_timeout():
+    """uvicorn's HTTP/1.1 protocol (h11) with a deadline for each request's
+    head: uvicorn waits for one for ever, so a client trickling its headers,
+    or one that connects and says nothing, holds its connection, and enough
+    of them every socket the server may have. Past :data:`HEAD_SECONDS`:
+    a 408 of one line, and the connection closed."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    late = json.dumps({"error": f"the request's head did not arrive within {HEAD_SECONDS:g} s"}).encode()
+    answer = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\ncache-control: no-store\r\n"
+              b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(late), late))
+
+    class HeadTimeout(H11Protocol):
+        _head_by = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._head_by = self.loop.call_later(HEAD_SECONDS, self._head_late)
+
+        def _disarm(self) -> None:
+            if self._head_by is not None:
+                self._head_by.cancel()
+                self._head_by = None
+
+        def _head_late(self) -> None:
+            self._head_by = None
+            if (self.cycle is None or self.cycle.response_complete) and not self.transport.is_closing():
+                self.transport.write(answer)
+                self.transport.close()
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def connection_lost(self, exc) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            if self.cycle is not None and not self.cycle.response_complete:
+                self._disarm()          # (a head came: the body has its own deadline)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+    return HeadTimeout
 
 
 class _AnyMethod:
