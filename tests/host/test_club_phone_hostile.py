@@ -114,7 +114,22 @@ CASES = [
     ("log-over-max", lambda n: ("POST", "/api/result", _res(n, log2(n) + b" " * (phoneapi.ph.MAX_LOG + 1)),
                                 bearer(n.round_tok[(1, 2)])), 413, "over the"),
     ("malformed-json", lambda n: ("POST", "/api/result", _res(n)[:-3], bearer(n.round_tok[(1, 2)])), 400,
-     "not JSON"),
+     "the body is not valid JSON at line 1"),
+    ("json-nested-100000-deep", lambda n: ("POST", "/api/result", b"[" * 100_000, bearer(n.round_tok[(1, 2)])), 400,
+     "nested deeper than 32"),
+    ("json-number-5000-digits", lambda n: ("POST", "/api/join", b'{"code": ' + b"9" * 5000 + b', "device": "x"}',
+                                           {"Content-Type": J}), 400, "more than 4,300 digits"),
+    ("body-not-utf8", lambda n: ("POST", "/api/result", b'{"game": "\xff"}', bearer(n.round_tok[(1, 2)])), 400,
+     "not UTF-8 text (byte 0xff"),
+    ("lone-surrogate-in-log", lambda n: ("POST", "/api/result", _res(n).replace(b'"log": "', b'"log": "\\ud800'),
+                                         bearer(n.round_tok[(1, 2)])), 400, "half a character"),
+    ("lone-surrogate-in-code", lambda n: ("POST", "/api/join", b'{"code": "\\udfff", "device": "web-9999"}',
+                                          {"Content-Type": J}), 400, "half a character"),
+    ("log-header-nested-deep", lambda n: ("POST", "/api/result", _res(n, b"[" * 200_000),
+                                          bearer(n.round_tok[(1, 2)])), 400, "not a Bower log header"),
+    ("log-line-nested-deep", lambda n: ("POST", "/api/result",
+                                        _res(n, log2(n).split(b"\n")[0] + b"\n" + b"[" * 200_000 + b"\n"),
+                                        bearer(n.round_tok[(1, 2)])), 422, ""),
     ("json-array", lambda n: ("POST", "/api/result", b"[1, 2]", bearer(n.round_tok[(1, 2)])), 400, "exactly"),
     ("extra-field", lambda n: ("POST", "/api/result", json.dumps({**json.loads(_res(n)), "table": 2}).encode(),
                                bearer(n.round_tok[(1, 2)])), 400, "exactly crc, game, log"),
@@ -401,20 +416,32 @@ def server_log():
 # ----- any request at all (hypothesis) -------------------------------------------------
 
 
-_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
+# (half a UTF-16 pair, NUL, a bidi control and brackets deep: each once a 500 somewhere)
+_NASTY = st.sampled_from(["\ud800", "x\udfff", "\x00", "\u202e", "[" * 5000, "{" * 40, "\\" * 9])
+_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40) | _NASTY
 _JSONV = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TEXT,
                       lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4),
                       max_leaves=12)
 
 
+def _value(body: bytes | None):
+    try:
+        return json.loads(body) if body is not None else None
+    except (ValueError, RecursionError):
+        return None
+
+
 @st.composite
 def requests_(draw, n: Night) -> tuple:
     """(method, path, headers, body, legitimate): near the real ones, or garbage."""
-    method = draw(st.sampled_from(["GET", "POST", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]))
-    path = draw(st.sampled_from(["/api/join", "/api/round", "/api/result", "/api/round?round=",
-                                 "/api/", "/api/x", "/api/../result", "/phone/", "/phone/../", "/",
-                                 "/results.json", "/board.json", "/player/1", "/standings.csv"])
-                | st.text(st.characters(min_codepoint=33, max_codepoint=126), max_size=30).map(lambda t: "/" + t))
+    real = st.sampled_from([("POST", "/api/join"), ("POST", "/api/result"), ("GET", "/api/round"),
+                            ("GET", "/api/round?round=")])
+    other = st.tuples(st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]),
+                      st.sampled_from(["/api/join", "/api/round", "/api/result", "/api/", "/api/x", "/api/../result",
+                                       "/phone/", "/phone/../", "/", "/results.json", "/board.json", "/player/1",
+                                       "/standings.csv"])
+                      | st.text(st.characters(min_codepoint=33, max_codepoint=126), max_size=30).map(lambda t: "/" + t))
+    method, path = draw(st.one_of(real, real, other))      # (two thirds the API's own routes)
     if path.endswith("="):
         path += draw(st.sampled_from(["1", "2", "3", "0", "-1", "999999", "x", "1e3", "%00"]))
     headers = {}
@@ -432,7 +459,8 @@ def requests_(draw, n: Night) -> tuple:
     if draw(st.booleans()):
         headers["Cookie"] = "token=" + n.round_tok[(1, 2)]
     legit = json.loads(n.body(1, 2))
-    shape = draw(st.sampled_from(["none", "legit", "field", "extra", "missing", "json", "bytes", "log"]))
+    shape = draw(st.sampled_from(["none", "legit", "field", "extra", "missing", "json", "bytes", "log", "deep",
+                                  "deep"]))
     if shape == "none":
         body = None
     elif shape == "legit":
@@ -448,13 +476,16 @@ def requests_(draw, n: Night) -> tuple:
         body = json.dumps(draw(_JSONV)).encode()
     elif shape == "bytes":
         body = draw(st.binary(max_size=300))
+    elif shape == "deep":           # nested past Python's recursion: the body, or the log's own first line
+        depth = draw(st.sampled_from([33, 1000, 100_000]))
+        body = draw(st.sampled_from([b"[" * depth, b'{"a":' * depth, n.body(1, 2, b"[" * depth + b"\n")]))
     else:           # the round-2 log with bytes changed, its CRC made again
         raw = bytearray(n.logs[(1, 2)][1])
         for _ in range(draw(st.integers(1, 4))):
             raw[draw(st.integers(0, len(raw) - 1))] = draw(st.integers(32, 126))
         body = n.body(1, 2, bytes(raw))
-    is_legit = (method == "POST" and path == "/api/result" and tok == "r12" and shape == "legit"
-                and kind is not None and kind.split(";")[0] == J)
+    is_legit = (method == "POST" and path == "/api/result" and tok == "r12" and kind is not None
+                and kind.split(";")[0] == J and _value(body) == legit)     # (a byte "changed" to itself too)
     return method, path, headers, body, is_legit
 
 
@@ -467,7 +498,7 @@ def open_served(night, tmp_path_factory):
         yield s
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_any_request_is_answered_below_500_and_writes_only_if_legitimate(open_served, night, server_log, data):
     method, path, headers, body, legit = data.draw(requests_(night))

@@ -39,6 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from bower_host.club import phones as ph
 from bower_host.db import Library, LibraryError
+from bower_host.inputs import InputError, load_json
 from bower_host.names import SAFE_ID
 
 MAX_BODY = ph.MAX_LOG + 4096
@@ -190,9 +191,11 @@ async def _json(request, shape: str) -> dict:
         raise ph.Refused(415, "send the body as Content-Type: application/json")
     raw = await _body(request)
     try:
-        d = json.loads(raw)
-    except ValueError:
-        raise ph.Refused(400, "the body is not JSON") from None
+        d = load_json(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ph.Refused(400, f"the body is not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start})") from None
+    except InputError as e:         # (nested too deep, not JSON, half a UTF-16 pair: said before Python's parser)
+        raise ph.Refused(400, f"the body is {e}" if str(e).startswith("not ") else f"the body: {e}") from None
     want = _SHAPES[shape]
     if not isinstance(d, dict) or set(d) != set(want):
         raise ph.Refused(400, f"the body must be a JSON object with exactly {', '.join(sorted(want))}")

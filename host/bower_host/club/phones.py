@@ -179,7 +179,7 @@ def _club_of(raw: bytes) -> dict:
     # The round header's club object (the gate checks the rest).
     try:
         line = json.loads(raw.split(b"\n", 1)[0])
-    except ValueError:
+    except (ValueError, RecursionError):      # (not JSON; nested past Python's recursion)
         line = None
     if not (isinstance(line, list) and line and isinstance(line[0], dict)):
         raise Refused(400, "the log's first line is not a Bower log header")
