@@ -167,6 +167,12 @@ CASES = [
     ("round-not-open", lambda n: ("GET", "/api/round?round=3", None, bearer(n.table_tok[1], None)), 404, "not open"),
     ("round-not-a-number", lambda n: ("GET", "/api/round?round=-1", None, bearer(n.table_tok[1], None)), 400,
      "round number"),
+    ("round-superscript-two", lambda n: ("GET", "/api/round?round=%C2%B2", None, bearer(n.table_tok[1], None)), 400,
+     "round number"),
+    ("round-arabic-one", lambda n: ("GET", "/api/round?round=%D9%A1", None, bearer(n.table_tok[1], None)), 400,
+     "round number"),
+    ("round-fullwidth-one", lambda n: ("GET", "/api/round?round=%EF%BC%91", None, bearer(n.table_tok[1], None)),
+     400, "round number"),
     ("join-taken-table", lambda n: ("POST", "/api/join", json.dumps({"code": n.codes[1], "device": "web-9999"})
                                     .encode(), {"Content-Type": J}), 409, "already has a phone"),
     ("join-unknown-code", lambda n: ("POST", "/api/join", b'{"code": "ZZZZZZ", "device": "web-9999"}',
@@ -443,7 +449,7 @@ def requests_(draw, n: Night) -> tuple:
                       | st.text(st.characters(min_codepoint=33, max_codepoint=126), max_size=30).map(lambda t: "/" + t))
     method, path = draw(st.one_of(real, real, other))      # (two thirds the API's own routes)
     if path.endswith("="):
-        path += draw(st.sampled_from(["1", "2", "3", "0", "-1", "999999", "x", "1e3", "%00"]))
+        path += draw(st.sampled_from(["1", "2", "3", "0", "-1", "999999", "x", "1e3", "%00", "%C2%B2", "%D9%A1"]))
     headers = {}
     tok = draw(st.sampled_from([None, "t1", "t2", "r11", "r12", "r21", "r22", "guess", "junk"]))
     if tok is not None:

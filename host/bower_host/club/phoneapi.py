@@ -169,7 +169,7 @@ def _error(status: int, why: str, retry: int | None = None):
 
 async def _body(request) -> bytes:
     n = request.headers.get("content-length")
-    if n is not None and (not n.isdigit() or int(n) > MAX_BODY):
+    if n is not None and (not (n.isascii() and n.isdigit()) or int(n) > MAX_BODY):
         raise ph.Refused(413, f"a request body is at most {MAX_BODY} bytes")
     out = bytearray()
 
@@ -328,7 +328,7 @@ def routes(phones: Phones) -> list:
         if token is None:
             raise ph.Refused(401, "give the table's token: Authorization: Bearer TOKEN")
         r = request.query_params.get("round")
-        if r is not None and not (r.isdigit() and 0 < int(r) < 1000):
+        if r is not None and not (r.isascii() and r.isdigit() and 0 < int(r) < 1000):    # (not "²", not "١")
             raise ph.Refused(400, "round must be a round number")
         o = await phones.run(ph.offer, token, int(r) if r else None)
         phones.note(o.night, o.table, f"round {o.round}")
