@@ -1,7 +1,9 @@
 """Issue 34 point 3's join rule over real HTTP: two phones claiming one
 table: the second is refused (409, one line, nothing changed) until the
 organiser frees the table (``phones.reset``, what ``bower club table reset``
-runs); then the second joins, and every token of the first is void (401)."""
+runs); then the second joins, and every token of the first is void (401).
+And a write while another bower holds the library's writer lock: 503 with
+Retry-After, nothing changed, and taken once the lock is free."""
 
 from __future__ import annotations
 
@@ -70,3 +72,18 @@ def test_the_same_phone_joining_again_gets_a_new_token_and_the_old_one_is_void(t
         assert status == 200 and json.loads(text)["token"] != n.table_tok[2]
         status, _, text = s.request("GET", "/api/round", None, _auth(n.table_tok[2]))
         assert status == 401 and one_line_error(status, text)
+
+
+def test_a_write_while_another_bower_holds_the_library_is_503_then_taken(tmp_path):
+    # (a `bower sync` beside the server: every waiting call refused with Retry-After, none lost or half done)
+    n = make(tmp_path / "made")
+    with serve(n, tmp_path / "served", site=False) as s:
+        before = s.snapshot()
+        body, auth = n.body(1, 2), {**J, **_auth(n.round_tok[(1, 2)])}
+        with writer_lock(s.db, "bower sync"):
+            status, headers, text = s.request("POST", "/api/result", body, auth)
+            assert status == 503 and headers.get("retry-after") == "2", (status, headers)
+            assert "in use by" in json.loads(text)["error"]
+            assert s.snapshot() == before
+        status, _, text = s.request("POST", "/api/result", body, auth)
+        assert status == 200 and json.loads(text)["status"] == "new", text
