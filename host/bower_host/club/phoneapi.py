@@ -15,10 +15,10 @@ nothing changed, unless it is well formed (a JSON object with exactly the
 fields above, their types and sizes; ``Content-Type: application/json``,
 which a cross-site form cannot send; at most :data:`MAX_BODY` bytes, read
 within :data:`BODY_SECONDS`; and any request's head within
-:data:`HEAD_SECONDS`, :func:`head_timeout`), within its rate (a token bucket per token,
-and one per client address for requests without a valid token, which a
-wrong token costs too: once it is empty, the client's next token is not
-even looked up) and, for a write, carries its token in the
+:data:`HEAD_SECONDS`, :func:`head_timeout`), within its rate (a token
+bucket per token, and one per client address for requests without a
+valid token, which a wrong token costs too: once it is empty, the client's
+next token is not even looked up) and, for a write, carries its token in the
 ``Authorization`` header (never a cookie, so no cross-site forgery). Every
 write runs on one thread that owns the library, under the library's writer
 lock (the calls waiting together in one pass; a ``bower sync`` beside the
