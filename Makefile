@@ -63,6 +63,7 @@ bench: setup $(NODE_MP)
 	@if [ -f tools/bench_sync.py ]; then $(PY) tools/bench_sync.py; fi
 	$(PY) tools/bench_club.py
 	$(PY) tools/bench_club_live.py
+	$(PY) tools/bench_club_phones.py
 	$(PY) tools/bench_web.py
 	$(PY) tools/soak_night.py
 

@@ -17,9 +17,12 @@ keeps only SHA-256 digests of both, so a copy of the library cannot write.
 A round token writes only that table's log of that round (an old round's
 results are still taken, with its own token).
 
-A log is taken exactly as ``bower sync`` takes one from a Pico:
-``Library.add_log`` (the one gate) under the phone's device id, then
-``club.attach.attach_synced``. Sent again after a lost reply, it is
+A log is taken as ``bower sync`` takes one from a Pico: ``Library.add_log``
+(the one gate) under the phone's device id, attached to its round as
+``club.attach.attach_synced`` would (a round that does not fit its night
+is stored, not counted), in the game's own transaction; but whole or not at
+all (a line that fails its CRC, even the last, is refused where a sync
+keeps the lines before it). Sent again after a lost reply, it is
 ``duplicate``: stored once. Every refusal raises :class:`Refused` with an
 HTTP status and one line, having written nothing.
 """
@@ -73,7 +76,7 @@ class Offer:
 class Taken:
     status: str        # the library's: "new", "updated", "duplicate"
     crc: str
-    note: str          # the club's line (attach_synced), or ""
+    note: str          # the club's line (as attach_synced says it), or ""
     night: str
     table: int
     round: int
@@ -176,7 +179,7 @@ def _club_of(raw: bytes) -> dict:
     # The round header's club object (the gate checks the rest).
     try:
         line = json.loads(raw.split(b"\n", 1)[0])
-    except ValueError:
+    except (ValueError, RecursionError):      # (not JSON; nested past Python's recursion)
         line = None
     if not (isinstance(line, list) and line and isinstance(line[0], dict)):
         raise Refused(400, "the log's first line is not a Bower log header")
@@ -188,15 +191,14 @@ def _club_of(raw: bytes) -> dict:
 
 def take(lib: Library, round_tok: str, game: str, crc: str, log: bytes) -> Taken:
     """Store a phone's round log (see the module's docstring)."""
-    from bower_host.club.attach import attach_synced
-    row = lib.conn.execute("SELECT night_id, table_no, round FROM club_tokens WHERE token = ?",
-                           (_digest(round_tok),)).fetchone()
+    from bower_host.club.attach import plan_attach
+    row = lib.conn.execute("SELECT n.key, t.night_id, t.table_no, t.round, j.device FROM club_tokens t "
+                           "JOIN club_nights n ON n.id = t.night_id "
+                           "JOIN club_joins j ON j.night_id = t.night_id AND j.table_no = t.table_no "
+                           "WHERE t.token = ?", (_digest(round_tok),)).fetchone()
     if row is None:
         raise Refused(401, "this round token is not (or no longer) valid: the organiser reset the table, or the "
                            "phone never joined")
-    night = _night(lib, row["night_id"])
-    device = lib.conn.execute("SELECT device FROM club_joins WHERE night_id = ? AND table_no = ?",
-                              (night.id, row["table_no"])).fetchone()["device"]
     if not SAFE_ID.fullmatch(game or ""):
         raise Refused(400, f"bad game id {game!r}")
     if len(log) > MAX_LOG:
@@ -204,16 +206,29 @@ def take(lib: Library, round_tok: str, game: str, crc: str, log: bytes) -> Taken
     if f"{zlib.crc32(log):08x}" != crc.lower():
         raise Refused(400, "the log does not match its CRC (damaged on the way): nothing stored; send it again")
     c = _club_of(log)
-    want = (night.key, row["table_no"], row["round"])
+    want = (row["key"], row["table_no"], row["round"])
     got = (c.get("night"), c.get("table"), c.get("round"))
     if got != want:
         raise Refused(403, f"this token writes night {want[0]} table {want[1]} round {want[2]}, not the log's "
                            f"night {got[0]} table {got[1]} round {got[2]}")
-    res = lib.add_log(log, device, f"{game}.log", key=game)
+    said: list = []
+
+    def admit(rp, device, key):
+        # The round attached in the game's own transaction, as attach_synced
+        # would after it: a round that does not fit is stored, not counted.
+        try:
+            a, write = plan_attach(lib, rp, device, key, "sync")
+        except cn.ClubError as e:
+            said.append(f"club round not counted: {e}")
+            return None
+        said.append(a.message)
+        return write
+    # (no salvage: the phone sent the whole log with its CRC, so a damaged
+    # line is damage in its storage, refused rather than stored cut short)
+    res = lib.add_log(log, row["device"], f"{game}.log", key=game, salvage=False, admit=admit)
     if res.status == "refused":
         raise Refused(422, res.message)
-    note = attach_synced(lib, res) or ""
-    return Taken(res.status, crc.lower(), note, night.key, row["table_no"], row["round"])
+    return Taken(res.status, crc.lower(), said[0] if said else "", row["key"], row["table_no"], row["round"])
 
 
 def reset(lib: Library, night: cn.Night, table: int) -> str | None:

@@ -233,8 +233,10 @@ def server(db_path, key: str, host: str = "127.0.0.1", port: int = 8080, certfil
     """A uvicorn ``Server`` for the app (``.run()``; tests run it in a thread);
     HTTPS with ``certfile`` and ``keyfile`` (PEM: ``serving.check_tls``)."""
     import uvicorn
+
+    from bower_host.club.phoneapi import head_timeout
     app = make_app(db_path, key, site, phones, base)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, http=head_timeout(),
                             backlog=2048, timeout_keep_alive=5, ssl_certfile=certfile, ssl_keyfile=keyfile)
     srv = uvicorn.Server(config)
     app.state.events.stopping = lambda: srv.should_exit     # the live pages' streams end as the server stops
