@@ -41,17 +41,14 @@ from bower_host.club import night as cn
 from bower_host.club.simulate import night_round_logs
 from bower_host.db import Library
 
+from bench_club import pct, wait_up     # (tools/: the script's own directory)
+
 TARGET_S = 2.0
 SHOWN = re.compile(r": (\d+) of \d+ tables in")
 
 
 def verdict(ok: bool) -> str:
     return "met" if ok else "missed"
-
-
-def pct(xs, q) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
 def free_port() -> int:
@@ -168,19 +165,6 @@ async def run(port: int, db: Path, logs: list, readers: int, pid: int, wait_s: f
     missing = sum(k not in p.at for p in pages for k in committed)
     return {"lat": lat, "missing": missing, "errors": errors, "fetches": sum(p.fetches for p in pages),
             "wall": wall, "rss0": rss0, "rss": rss, "hwm": hwm, "cpu": cpu - cpu0, "cpu_all": cpu, "hwm0": hwm0}
-
-
-def wait_up(port: int, proc, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"bower club serve exited: {proc.stdout.read()}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit("bower club serve did not start")
 
 
 def main(argv=None) -> int:

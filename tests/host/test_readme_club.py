@@ -114,6 +114,7 @@ def test_the_club_night_runs_as_printed(tmp_path):
             p.wait()
     # Stopped by Ctrl-C as every bower command is: one line, the shell's status for it.
     assert p.returncode == 130 and err == "bower: interrupted\n", (p.returncode, out, err)
-    assert re.fullmatch(rf"Club night \S+: http://127\.0\.0\.1:{port}/ \(results: /results\.json; Ctrl-C stops\)\n",
-                        out), out
+    assert re.fullmatch(rf"Club night \S+: http://127\.0\.0\.1:{port}/ \(results: /results\.json; Ctrl-C stops\)\n"
+                        r"Phones cannot reach this computer's loopback address: serve with --host 0\.0\.0\.0 for "
+                        r"the tables' phones\n", out), out
     assert not (tmp_path / "home" / "data" / "bower").exists()
