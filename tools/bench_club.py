@@ -136,7 +136,7 @@ async def load(port: int, clients: int, per_client: int, limit_s: float) -> tupl
     return times, errors, time.perf_counter() - start
 
 
-def wait_up(port: int, proc, timeout: float = 20.0) -> None:
+def wait_up(port: int, proc, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -147,6 +147,26 @@ def wait_up(port: int, proc, timeout: float = 20.0) -> None:
         except OSError:
             time.sleep(0.1)
     raise SystemExit("bower club serve did not start")
+
+
+def serving(db: Path, port: int):
+    """``bower club serve`` of the library ``db`` in its own process, once it listens on ``port``."""
+    proc = subprocess.Popen([sys.executable, "-m", "bower_host", "club", "serve", "--db", str(db), "--port",
+                             str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    wait_up(port, proc)
+    return proc
+
+
+def stop(proc) -> str:
+    """Stop a ``serving`` process (SIGTERM, then SIGKILL after 10 s); its output."""
+    proc.terminate()
+    try:
+        out, _ = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+    return out or ""
 
 
 def pct(xs, q) -> float:
@@ -191,19 +211,12 @@ def main() -> int:
         print(f"import of a round from {args.tables} tables: median {statistics.median(rounds_s):.2f} s, "
               f"max {max(rounds_s):.2f} s")
         port = free_port()
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        proc = subprocess.Popen([sys.executable, "-m", "bower_host", "club", "serve", "--db", str(db), "--port",
-                                 str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        proc = serving(db, port)
         try:
-            wait_up(port, proc)
             asyncio.run(load(port, 10, 4, 30))            # warm the page cache
             times, errors, wall = asyncio.run(load(port, args.clients, args.requests, 120))
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop(proc)
         page = [t for p, t in times if p == "/"]
         res = [t for p, t in times if p == "/results.json"]
         print(f"load: {args.clients} concurrent clients, {len(times)} requests in {wall:.2f} s "

@@ -29,7 +29,6 @@ import json
 import os
 import re
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,7 +40,7 @@ from bower_host.club import night as cn
 from bower_host.club.simulate import night_round_logs
 from bower_host.db import Library
 
-from bench_club import pct, wait_up     # (tools/: the script's own directory)
+from bench_club import pct, serving, stop     # (tools/: the script's own directory)
 
 TARGET_S = 2.0
 SHOWN = re.compile(r": (\d+) of \d+ tables in")
@@ -185,18 +184,11 @@ def main(argv=None) -> int:
             logs = night_round_logs(cn.load_night(lib, "live"), 1, 3)
         todo = [(f"r1-t{t}.log", logs[t]) for t in range(1, results + 1)]
         port = free_port()
-        proc = subprocess.Popen([sys.executable, "-m", "bower_host", "club", "serve", "--db", str(db), "--port",
-                                 str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        proc = serving(db, port)
         try:
-            wait_up(port, proc)
             r = asyncio.run(run(port, db, todo, args.readers, proc.pid))
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop(proc)
     lat, n = r["lat"], args.readers * results
     mode = " (quick run: not the figures)" if args.quick else ""
     print(f"== The live board: {args.readers} open pages on /events, {results} results attached one at a time, "

@@ -30,9 +30,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import random
-import subprocess
 import sys
 import tempfile
 import threading
@@ -44,7 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "host"))      # the phones (clubphones, as bench_club.py's clubtables)
 sys.path.insert(0, str(ROOT / "tools"))
 
-from bench_club_live import free_port, pct, proc_figures, verdict, wait_up  # noqa: E402
+from bench_club import serving, stop  # noqa: E402
+from bench_club_live import free_port, pct, proc_figures, verdict  # noqa: E402
 
 from bower_host.club import night as cn  # noqa: E402
 from bower_host.club import phones as ph  # noqa: E402
@@ -75,24 +74,6 @@ def call(port: int, method: str, path: str, token: str | None = None, body: dict
         return r.status, json.loads(r.read() or b"null")
     finally:
         c.close()
-
-
-def serving(db: Path, port: int):
-    proc = subprocess.Popen([sys.executable, "-m", "bower_host", "club", "serve", "--db", str(db), "--port",
-                             str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    wait_up(port, proc)
-    return proc
-
-
-def stop(proc) -> str:
-    proc.terminate()
-    try:
-        out, _ = proc.communicate(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-    return out or ""
 
 
 def at_once(port: int, posts: dict) -> tuple[float, list, list]:

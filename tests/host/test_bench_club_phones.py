@@ -6,23 +6,14 @@ lines, every result stored. Not timed: the figures are `make bench`'s."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from benchkit import quick
 
 
 def test_the_quick_phones_bench_prints_the_figures_with_their_targets():
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(REPO / d) for d in
-                                                         ("engine", "firmware", "host", "firmware/lib")))
-    r = subprocess.run([sys.executable, str(REPO / "tools" / "bench_club_phones.py"), "--quick"], capture_output=True,
-                       text=True, env=env, timeout=180)
-    assert r.returncode == 0, r.stdout + r.stderr
-    lines = [ln.strip() for ln in r.stdout.splitlines()]
-    res = {k: float(v) for k, v in (ln.split()[1:3] for ln in lines if ln.startswith("RESULT "))}
+    out, lines, text = quick("bench_club_phones.py", 180)
+    res = {k: float(v) for k, v in text.items()}
     stored = next(ln for ln in lines if ln.startswith("all stored within"))
     assert "target 1000 ms" in stored and re.search(r"\b(met|missed)\b", stored), stored
     assert "8 of 8 table results in the standings, 8 games stored" in stored, stored
@@ -31,8 +22,8 @@ def test_the_quick_phones_bench_prints_the_figures_with_their_targets():
     assert (res["club_phones_results"], res["club_phones_errors"]) == (8, 0), res
     assert 0 < res["club_phones_p50_ms"] <= res["club_phones_p99_ms"] <= res["club_phones_max_ms"] < 10_000, res
     assert res["club_phones_max_ms"] <= res["club_phones_all_ms"] + 1, res
-    assert any("the night complete" in ln and "answered {200: " in ln for ln in lines), r.stdout
-    assert any(ln.startswith("server memory") and "VmHWM" in ln for ln in lines), r.stdout
-    assert any(ln.startswith("server CPU") for ln in lines), r.stdout
+    assert any("the night complete" in ln and "answered {200: " in ln for ln in lines), out
+    assert any(ln.startswith("server memory") and "VmHWM" in ln for ln in lines), out
+    assert any(ln.startswith("server CPU") for ln in lines), out
     assert 10_000 < res["club_phones_rss_kb"] <= res["club_phones_hwm_kb"] < 1_000_000, res
     assert res["club_phones_night_requests"] >= 4 * (1 + 2 * 2) and res["club_phones_cpu_s"] > 0, res
