@@ -6,7 +6,8 @@
 # No I/O of its own: the board's script (app.js; a CPython HTTP client in
 # the tests) takes a request from next(), sends it and gives the reply to
 # answer(). A request is [method, path relative to the server's root,
-# token or None, JSON body or None]. A club round's log is sent whole while
+# token or None, JSON body or None]; answer() takes the reply to the last
+# one next() gave. A club round's log is sent whole while
 # the game is not marked synced, and marked synced when the server says it
 # holds that CRC: the queue is the store's own games (kept through power
 # cuts and full flash as every game is), and a copy sent again after a lost
@@ -37,7 +38,7 @@ class Net:
         self.refused = {}   # game id -> CRC the server refused (not sent again unless it changes)
         self.heads = {}     # game id -> (round, table, night) of its club object, or None
         self.said = ""      # the last word for the page (what happened, or why not)
-        self.sent = 0       # logs acknowledged since boot
+        self.out = None     # (game id, CRC) of the log the last result request sends
 
     def joined(self):
         return self.claim is not None
@@ -86,6 +87,7 @@ class Net:
             if tok is None:
                 return ["GET", "api/round?round=%d" % rnd, c["token"], None]
             log = self.st.read(gid, 0, size)
+            self.out = (gid, crc)
             return ["POST", "api/result", tok, json.dumps({"game": gid, "crc": crc, "log": log.decode()})]
         if self.polled is None or now - self.polled >= self.poll:
             return ["GET", "api/round", c["token"], None]
@@ -118,8 +120,8 @@ class Net:
         if status >= 400:
             self.said = d.get("error") or "refused (%d)" % status
             if path == "api/result":
-                b = json.loads(req[3])
-                self.refused[b["game"]] = b["crc"]
+                gid, crc = self.out
+                self.refused[gid] = crc
             elif path == "api/round":
                 self.polled = now       # (the next round's seating is not known yet: ask again later)
             elif path.startswith("api/round?"):     # (an old round the server does not open: its logs wait)
@@ -139,10 +141,9 @@ class Net:
                 self.polled = now
                 self._offered(d["setup"])
         elif path == "api/result":
-            b = json.loads(req[3])
-            if d.get("crc") == b["crc"]:
-                self.st.mark_synced(b["game"], b["crc"])
-                self.sent += 1
+            gid, crc = self.out
+            if d.get("crc") == crc:
+                self.st.mark_synced(gid, crc)
                 self.said = "sent: " + (d.get("note") or d.get("status") or "stored")
 
     def offered(self):
