@@ -103,7 +103,7 @@ def tables_page(night, joins: dict, seen: dict, results: dict, now: float | None
             since = time.strftime("%H:%M", time.localtime(heard[0] if heard else at or now))
             phone = f"{_e(device)} <span class=off>offline since {since}</span>"
         else:
-            phone = f"{_e(device)}, heard {int(now - heard[0])} s ago"
+            phone = f"{_e(device)}, heard {int(now - heard[0])} s ago ({_e(heard[1])})"
         rows.append(f"<tr><td>{t}</td><td>{phone}</td><td>{round_state}</td></tr>")
     body = (f"<h1>{_e(night.name)}: tables</h1><div class=sub>Round {rnd} of {night.rounds}. A table's phone "
             f"lost or replaced: <code>bower club table reset --table T</code>, then the new phone joins with the "
