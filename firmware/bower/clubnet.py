@@ -38,7 +38,7 @@ class Net:
         self.refused = {}   # game id -> CRC the server refused (not sent again unless it changes)
         self.heads = {}     # game id -> (round, table, night) of its club object, or None
         self.said = ""      # the last word for the page (what happened, or why not)
-        self.out = None     # (game id, CRC) of the log the last result request sends
+        self.out = ("", "")   # (game id, CRC) of the log the last result request sends
 
     def joined(self):
         return self.claim is not None
