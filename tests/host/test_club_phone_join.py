@@ -32,7 +32,7 @@ def test_a_second_phone_is_refused_until_the_table_is_reset_then_the_first_is_vo
         assert status == 409 and "table 1 already has a phone (web-0001)" in why and "table reset" in why, why
         assert s.snapshot() == before
         # The organiser frees table 1 (beside the running server, under the writer lock as the command is).
-        with writer_lock(s.db, "test"), Library(s.db) as lib:
+        with writer_lock(s.db, "test", wait=5.0), Library(s.db) as lib:
             assert ph.reset(lib, cn.load_night(lib, KEY), 1) == "web-0001"
         # The reset alone voids the first phone's tokens (before anyone joins again).
         for path, body, tok in [("/api/round", None, n.table_tok[1]),

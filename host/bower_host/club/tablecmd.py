@@ -19,7 +19,8 @@ from bower_host.errors import CommandError
 def cmd_reset(args) -> int:
     from bower_host.club.phones import codes, reset
     from bower_host.db import writer_lock
-    with writer_lock(args.db, "bower club table reset"), open_library(args.db) as lib:
+    # (beside a running bower club serve, whose writes hold the lock for milliseconds)
+    with writer_lock(args.db, "bower club table reset", wait=5.0), open_library(args.db) as lib:
         night = open_night(lib, args.night)
         code = codes(lib, night).get(args.table)
         try:
