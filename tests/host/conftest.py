@@ -10,6 +10,9 @@ or a renege), plus hand-scripted event lists. Logs are written with
 
 from __future__ import annotations
 
+import atexit
+import itertools
+import os
 import random
 from types import SimpleNamespace
 
@@ -168,3 +171,28 @@ def site(tmp_path_factory):
     folder = build_site(tmp_path_factory.mktemp("web") / "site")
     with serving(folder) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def pg_server(tmp_path_factory):
+    """A throw-away PostgreSQL server (tests/host/pgserver.py), one per
+    xdist worker; stopped at the end, or at exit when the session crashes."""
+    from pgserver import PgServer, find_bin
+    if find_bin() is None:
+        why = "PostgreSQL is not installed (Debian: postgresql)"
+        if os.environ.get("CI"):
+            pytest.fail(why + ": .ci/run installs it", pytrace=False)
+        pytest.skip(why)
+    server = PgServer()
+    atexit.register(server.stop)
+    yield server.start(tmp_path_factory.mktemp("pg"))
+    server.stop()
+
+
+_pg_databases = itertools.count(1)
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """A fresh database on ``pg_server`` for the test: its URL."""
+    return pg_server.create_database(f"t_{next(_pg_databases)}")
