@@ -30,6 +30,7 @@ COMMAND_MODULES = [
     "bower_host.importer",
     "bower_host.repair",
     "bower_host.club",
+    "bower_host.league",
     "bower_host.web",
 ]
 

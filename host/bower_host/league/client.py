@@ -1,0 +1,98 @@
+"""``bower league push --to URL``: a club's nights sent to a league server.
+
+A push is idempotent (the server stores a night once, by its digest), so
+anything short of an answer -- a refused connection, a timeout, a reply
+lost on the way, a 503 while the league's database restarts -- is tried
+again, with waits growing to 5 s, until ``timeout`` seconds have gone. A
+4xx is the league's refusal, said in one line, and is not tried again.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import ssl
+import time
+from urllib.parse import urlsplit
+
+from bower_host.league import summary as su
+
+#: Nights per request (a night of 30 tables is about 13 KB).
+BATCH = 50
+_WAITS = (0.2, 0.5, 1.0, 2.0, 5.0)
+
+
+class PushError(Exception):
+    """The push did not get through; the message says why, in one line."""
+
+
+def _target(url: str) -> tuple:
+    u = urlsplit(url)
+    if u.scheme not in ("http", "https") or not u.hostname:
+        raise PushError(f"--to {url!r}: give the league server's address, such as http://league.example:8090/")
+    try:
+        port = u.port
+    except ValueError:
+        raise PushError(f"--to {url!r}: the port is not a number from 1 to 65535") from None
+    return u.scheme, u.hostname, port, u.path.rstrip("/") + "/api/push"
+
+
+def _post(scheme: str, host: str, port, path: str, body: bytes, token: str, timeout: float) -> tuple:
+    if scheme == "https":
+        conn: http.client.HTTPConnection = http.client.HTTPSConnection(host, port, timeout=timeout,
+                                                                        context=ssl.create_default_context())
+    else:
+        conn = http.client.HTTPConnection(host, port, timeout=timeout)
+    try:
+        conn.request("POST", path, body, {"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+        r = conn.getresponse()
+        return r.status, r.getheader("Retry-After"), r.read(1 << 20)
+    finally:
+        conn.close()
+
+
+def push(url: str, token: str, nights: list, timeout: float = 60.0, clock=time.monotonic, sleep=time.sleep) -> list:
+    """Send ``nights`` (summaries); returns ``[(key, outcome, version)]``.
+
+    :raises PushError: refused by the league, or no answer within ``timeout``.
+    """
+    scheme, host, port, path = _target(url)
+    out: list = []
+    deadline = clock() + timeout
+    for i in range(0, len(nights), BATCH):
+        body = su.payload(nights[i:i + BATCH])
+        tries = 0
+        why = "no attempt finished"
+        while True:
+            left = deadline - clock()
+            if left <= 0:
+                raise PushError(f"no answer from the league server {url} within {timeout:g} s ({why}); "
+                                f"{len(out)} of {len(nights)} nights are stored: push again, nothing is stored twice")
+            try:
+                status, retry, raw = _post(scheme, host, port, path, body, token, min(left, 30.0))
+            except (OSError, http.client.HTTPException) as e:
+                why = " ".join(str(e).split())[:100] or type(e).__name__
+            else:
+                if status == 200:
+                    try:
+                        got = json.loads(raw)
+                        out += [(n["key"], n["outcome"], n["version"]) for n in got["nights"]]
+                    except (ValueError, KeyError, TypeError):
+                        raise PushError(f"{url} answered, but not as a league server does (is it one?)") from None
+                    break
+                try:
+                    said = json.loads(raw).get("error") or ""
+                except (ValueError, AttributeError):
+                    said = ""
+                said = " ".join(str(said).split())[:300] or f"HTTP {status}"
+                if status in (401, 403):
+                    raise PushError(f"the league refused the club's token: {said}")
+                if 400 <= status < 500 and status not in (408, 429):
+                    raise PushError(f"the league refused the push: {said}")
+                why = said
+                if retry and retry.isdigit():
+                    sleep(min(float(retry), max(deadline - clock(), 0)))
+                    continue
+            sleep(min(_WAITS[min(tries, len(_WAITS) - 1)], max(deadline - clock(), 0)))
+            tries += 1
+    return out

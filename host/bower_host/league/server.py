@@ -1,0 +1,300 @@
+"""``bower league serve``: the push endpoint and the league's read-only pages.
+
+::
+
+    POST /api/push    {"bower_league": 1, "nights": [...]}   Authorization: Bearer CLUB_TOKEN
+                      -> {"club": "Elks", "nights": [{"key", "outcome", "version"}]}
+    GET  /api/standings[?season=S&club=C]        the standings as JSON (standings.standings)
+    GET  /                                       the league: its seasons, clubs and the all-time standings
+    GET  /season/{name}   /club/{name}   /player/{club}/{name}      pages (phone and projector sizes)
+
+A push is refused with a 4xx and ``{"error": one line}``, nothing stored,
+unless its token is a club's (that club's nights only: the club comes from
+the token, never from the body), it is JSON (``Content-Type:
+application/json``) of at most ``summary.MAX_BODY`` bytes read within
+:data:`BODY_SECONDS`, and every night is one a club can hold
+(``summary.check_payload``). It is answered only after each night's
+transaction has committed, so a reply lost on the way and the push sent
+again stores nothing twice (a night's digest). The database unreachable
+(PostgreSQL restarting, SQLite locked past its wait) is a 503 with
+``Retry-After``: ``bower league push`` tries again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import threading
+import time
+from urllib.parse import quote
+
+from bower_host.inputs import InputError, load_json
+from bower_host.league import standings as ls
+from bower_host.league import summary as su
+from bower_host.league.sqldb import DbError
+from bower_host.league.store import League, LeagueError
+
+BODY_SECONDS = 10.0
+
+
+class Refused(Exception):
+    def __init__(self, status: int, why: str, retry: int | None = None):
+        super().__init__(why)
+        self.status, self.why, self.retry = status, why, retry
+
+
+class Leagues:
+    """One league connection per server thread, opened again after the database was lost."""
+
+    def __init__(self, spec: str):
+        self.spec = spec
+        self.local = threading.local()
+        self.all: list = []
+        self.lock = threading.Lock()
+
+    def call(self, fn, *args):
+        lg = getattr(self.local, "lg", None)
+        if lg is None:
+            try:
+                lg = League.open(self.spec)
+            except LeagueError as e:
+                raise Refused(503, f"the league database is not available now ({str(e)[:160]}): try again",
+                              2) from None
+            self.local.lg = lg
+            with self.lock:
+                self.all.append(lg)
+        try:
+            return fn(lg, *args)
+        except DbError as e:
+            self._drop(lg)
+            raise Refused(503, f"the league database is not available now ({str(e)[:160]}): try again", 2) from None
+
+    def _drop(self, lg) -> None:
+        self.local.lg = None
+        if lg is not None:
+            lg.close()
+            with self.lock:
+                if lg in self.all:
+                    self.all.remove(lg)
+
+    def close(self) -> None:
+        with self.lock:
+            for lg in self.all:
+                lg.close()
+            self.all.clear()
+
+
+def _error(status: int, why: str, retry: int | None = None):
+    from starlette.responses import JSONResponse
+    headers = {"Cache-Control": "no-store"}
+    if retry is not None:
+        headers["Retry-After"] = str(retry)
+    return JSONResponse({"error": why}, status_code=status, headers=headers)
+
+
+async def _body(request) -> bytes:
+    n = request.headers.get("content-length")
+    if n is not None and (not (n.isascii() and n.isdigit()) or int(n) > su.MAX_BODY):
+        raise Refused(413, f"a push is at most {su.MAX_BODY:,} bytes: push fewer nights at a time")
+    out = bytearray()
+
+    async def read():
+        async for chunk in request.stream():
+            out.extend(chunk)
+            if len(out) > su.MAX_BODY:
+                raise Refused(413, f"a push is at most {su.MAX_BODY:,} bytes: push fewer nights at a time")
+    try:
+        await asyncio.wait_for(read(), BODY_SECONDS)
+    except asyncio.TimeoutError:
+        raise Refused(408, f"the push did not arrive within {BODY_SECONDS:g} s") from None
+    return bytes(out)
+
+
+def _token(request) -> str:
+    v = request.headers.get("authorization", "")
+    if not v.startswith("Bearer "):
+        raise Refused(401, "a push needs its club's token: Authorization: Bearer TOKEN")
+    t = v[7:].strip()
+    if not t or len(t) > 200 or not t.isascii() or not t.isprintable():
+        raise Refused(401, "a malformed token")
+    return t
+
+
+def _push(lg: League, token: str, nights: list) -> dict:
+    club = lg.club_of_token(token)
+    if club is None:
+        raise Refused(401, "that token is no club's: bower league club add prints a club's token")
+    out = lg.push(int(club[0]), nights)
+    return {"club": club[1], "nights": [{"key": k, "outcome": o, "version": v} for k, o, v in out]}
+
+
+# ----- pages -----------------------------------------------------------------------------
+
+_STYLE = """body{font-family:system-ui,sans-serif;margin:0 auto;padding:1rem;max-width:72rem;background:#fff;color:#111}
+h1{font-size:clamp(1.3rem,4vw,2.6rem);margin:.2rem 0}h2{font-size:clamp(1.1rem,3vw,1.8rem)}
+table{border-collapse:collapse;width:100%;font-size:clamp(.9rem,1.6vw,1.4rem)}
+th,td{padding:.3em .5em;border-bottom:1px solid #ccc;text-align:right}th{background:#eee}
+td.t,th.t{text-align:left}.note{color:#555}nav a{margin-right:1em}
+@media (max-width:600px){.wide{display:none}}"""
+
+
+def _page(title: str, body: str) -> str:
+    return (f"<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content='width=device-width,"
+            f"initial-scale=1'><title>{html.escape(title)}</title><style>{_STYLE}</style><body>{body}</body></html>")
+
+
+def _e(v) -> str:
+    return html.escape(str(v))
+
+
+def _link(kind: str, *names: str) -> str:
+    return "/" + kind + "/" + "/".join(quote(n, safe="") for n in names)
+
+
+def _standings_html(st: dict) -> str:
+    rows = []
+    for r in st["players"]:
+        who = _link("player", r["club"], r["player"])
+        club = _link("club", r["club"])
+        rows.append(f"<tr><td>{_e(r['place'] or '-')}</td><td class=t><a href='{who}'>{_e(r['player'])}</a></td>"
+                    f"<td class='t wide'><a href='{club}'>"
+                    f"{_e(r['club'])}</a></td><td>{r['nights']}</td><td>{_e(r['score'])}</td>"
+                    f"<td class=wide>{r['won']}</td><td class=wide>{r['loners']}</td><td class=wide>{r['euchres']}</td>"
+                    "</tr>")
+    s = st["season"]
+    notes = "".join(f"<p class=note>Night {_e(a['night'])} of {_e(a['club'])} was amended at the club (version "
+                    f"{a['version']}): it counts in place of the earlier one.</p>" for a in st["amended"])
+    return (f"<p class=note>{_e(s['nights'])} nights, {_e(ls.describe(s))}.</p><table><tr><th>place</th>"
+            "<th class=t>player</th><th class='t wide'>club</th><th>nights</th><th>score</th><th class=wide>won</th>"
+            f"<th class=wide>loners</th><th class=wide>euchres</th></tr>{''.join(rows)}</table>"
+            + ("" if rows else "<p>No nights pushed yet.</p>") + notes)
+
+
+def _home(lg: League) -> str:
+    st = ls.standings(lg, None, limit=200)
+    seasons = "".join(f"<li><a href='{_link('season', s[0])}'>{_e(s[0])}</a>{' (' + _e(s[1]) + ')' if s[1] else ''}"
+                      "</li>" for s in lg.seasons())
+    clubs = "".join(f"<li><a href='{_link('club', c[1])}'>{_e(c[1])}</a>: {c[2]} nights</li>" for c in lg.clubs())
+    return _page(lg.name, f"<h1>{_e(lg.name)}</h1><h2>Seasons</h2><ul>{seasons}</ul><h2>Clubs</h2><ul>{clubs}</ul>"
+                          f"<h2>All time</h2>{_standings_html(st)}")
+
+
+def _season(lg: League, name: str) -> str:
+    st = ls.standings(lg, name)
+    return _page(f"{name}: {lg.name}", f"<nav><a href='/'>{_e(lg.name)}</a></nav><h1>Season {_e(name)}</h1>"
+                                       f"{_standings_html(st)}")
+
+
+def _club(lg: League, name: str) -> str:
+    cid = lg.club_id(name)
+    nights = lg.db.rows("SELECT key, name, played, tables, version FROM nights WHERE club_id = ? "
+                        "ORDER BY played DESC, id DESC", (cid,))
+    rows = "".join(f"<tr><td class=t>{_e(n)} ({_e(k)})</td><td>{time.strftime('%Y-%m-%d', time.gmtime(p))}</td>"
+                   f"<td>{t}</td><td>{v}</td></tr>" for k, n, p, t, v in nights)
+    st = ls.standings(lg, None, club=name)
+    return _page(f"{name}: {lg.name}", f"<nav><a href='/'>{_e(lg.name)}</a></nav><h1>{_e(name)}</h1>"
+                 f"<h2>Players (all time; league places)</h2>{_standings_html(st)}<h2>Nights</h2><table><tr>"
+                 f"<th class=t>night</th><th>date</th><th>tables</th><th>version</th></tr>{rows}</table>")
+
+
+def _player(lg: League, club: str, name: str) -> str:
+    cid = lg.club_id(club)
+    pid = lg.db.value("SELECT player_id FROM player_names WHERE club_id = ? AND name = ?", (cid, name))
+    if pid is None:
+        raise LeagueError(f"{club} has no player {name!r}")
+    shown = lg.db.value("SELECT name FROM players WHERE id = ?", (pid,))
+    nights = lg.db.rows("SELECT n.key, n.name, n.played, np.place, np.points, np.won FROM night_players np "
+                        "JOIN nights n ON n.id = np.night_id WHERE np.player_id = ? ORDER BY n.played DESC", (pid,))
+    rows = "".join(f"<tr><td class=t>{_e(n)}</td><td>{time.strftime('%Y-%m-%d', time.gmtime(p))}</td><td>{pl}</td>"
+                   f"<td>{pt}</td><td>{w}</td></tr>" for _k, n, p, pl, pt, w in nights)
+    return _page(f"{shown}: {lg.name}", f"<nav><a href='/'>{_e(lg.name)}</a> <a href='{_link('club', club)}'>"
+                 f"{_e(club)}</a></nav><h1>{_e(shown)}</h1><table><tr><th class=t>night</th><th>date</th>"
+                 f"<th>place</th><th>points</th><th>rounds won</th></tr>{rows}</table>")
+
+
+def make_app(spec: str):
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.responses import HTMLResponse, JSONResponse
+    from starlette.routing import Route
+
+    leagues = Leagues(spec)
+
+    def answer(handler):
+        async def wrapped(request):
+            try:
+                return await handler(request)
+            except Refused as e:
+                return _error(e.status, e.why, e.retry)
+            except LeagueError as e:
+                return _error(404, str(e))
+        return wrapped
+
+    async def push(request):
+        token = _token(request)
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise Refused(415, "send the push as Content-Type: application/json")
+        raw = await _body(request)
+        try:
+            body = load_json(raw.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            raise Refused(400, f"the push is not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start})") from None
+        except InputError as e:
+            raise Refused(400, f"the push is {e}" if str(e).startswith("not ") else f"the push: {e}") from None
+        try:
+            nights = su.check_payload(body)
+        except su.SummaryError as e:
+            raise Refused(400, str(e)) from None
+        out = await run_in_threadpool(leagues.call, _push, token, nights)
+        return JSONResponse(out, headers={"Cache-Control": "no-store"})
+
+    async def api_standings(request):
+        season = request.query_params.get("season")
+        club = request.query_params.get("club")
+        st = await run_in_threadpool(leagues.call, ls.standings, season, club)
+        return JSONResponse(st, headers={"Cache-Control": "no-store"})
+
+    def page(fn, *keys):
+        async def handler(request):
+            args = [request.path_params[k] for k in keys]
+            text = await run_in_threadpool(leagues.call, fn, *args)
+            return HTMLResponse(text, headers={"Cache-Control": "no-cache"})
+        return handler
+
+    async def not_found(request, exc):
+        return _error(getattr(exc, "status_code", 404), "no such page: / shows the league")
+
+    routes = [
+        Route("/api/push", answer(push), methods=["POST"]),
+        Route("/api/standings", answer(api_standings), methods=["GET"]),
+        Route("/", answer(page(_home)), methods=["GET"]),
+        Route("/season/{name}", answer(page(_season, "name")), methods=["GET"]),
+        Route("/club/{name}", answer(page(_club, "name")), methods=["GET"]),
+        Route("/player/{club}/{name}", answer(page(_player, "club", "name")), methods=["GET"]),
+    ]
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+    app.state.leagues = leagues
+    return app
+
+
+def server(spec: str, host: str = "127.0.0.1", port: int = 8090, certfile=None, keyfile=None):
+    """A uvicorn ``Server`` for the league (tests run it in a thread or a process)."""
+    import uvicorn
+
+    from bower_host.club.phoneapi import head_timeout
+    config = uvicorn.Config(make_app(spec), host=host, port=port, log_level="warning", access_log=False,
+                            http=head_timeout(), backlog=2048, timeout_keep_alive=5, ssl_certfile=certfile,
+                            ssl_keyfile=keyfile)
+    return uvicorn.Server(config)
+
+
+def serve(spec: str, host: str, port: int, certfile=None, keyfile=None) -> int:
+    from bower_host.serving import check_tls, listen, run, shown_host
+    scheme = "https" if check_tls(certfile, keyfile) else "http"
+    with League.open(spec) as lg:       # refused here, in one line, before anything listens
+        name = lg.name
+    sock = listen(host, port)
+    print(f"League {name}: {scheme}://{shown_host(host)}:{sock.getsockname()[1]}/ (clubs push to /api/push; "
+          "Ctrl-C stops)", flush=True)
+    return run(server(spec, host, port, certfile, keyfile), sock)
