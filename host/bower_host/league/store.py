@@ -248,8 +248,10 @@ class League:
         db = self.db
         if not players:
             return
-        club, starts, ends, rule, best, _m = db.row(
-            "SELECT club_id, starts, ends, rule, best, min_nights FROM seasons WHERE id = ?", (season_id,))
+        season = db.row("SELECT club_id, starts, ends, rule, best FROM seasons WHERE id = ?", (season_id,))
+        if season is None:
+            return
+        club, starts, ends, rule, best = season
         ids = sorted(players)
         for i in range(0, len(ids), 500):
             chunk = ids[i:i + 500]
