@@ -130,12 +130,12 @@ def _push(lg: League, token: str, nights: list) -> dict:
 
 # ----- pages -----------------------------------------------------------------------------
 
-_STYLE = """body{font-family:system-ui,sans-serif;margin:0 auto;padding:1rem;max-width:72rem;background:#fff;color:#111}
-h1{font-size:clamp(1.3rem,4vw,2.6rem);margin:.2rem 0}h2{font-size:clamp(1.1rem,3vw,1.8rem)}
-table{border-collapse:collapse;width:100%;font-size:clamp(.9rem,1.6vw,1.4rem)}
+_STYLE = """body{font-family:system-ui,sans-serif;margin:0 auto;padding:1rem;max-width:96rem;background:#fff;color:#111;
+font-size:clamp(1rem,1.2vw,1.6rem)}h1{font-size:clamp(1.3rem,4vw,2.8rem);margin:.2rem 0}
+h2{font-size:clamp(1.1rem,3vw,2rem)}table{border-collapse:collapse;width:100%;font-size:clamp(.9rem,1.6vw,1.5rem)}
 th,td{padding:.3em .5em;border-bottom:1px solid #ccc;text-align:right}th{background:#eee}
-td.t,th.t{text-align:left}.note{color:#555}nav a{margin-right:1em}
-@media (max-width:600px){.wide{display:none}}"""
+td.t,th.t{text-align:left}.note,.narrow{color:#555}nav a{margin-right:1em}.narrow{display:none}
+@media (max-width:600px){.wide{display:none}.narrow{display:inline}}"""
 
 
 def _page(title: str, body: str) -> str:
@@ -156,7 +156,8 @@ def _standings_html(st: dict) -> str:
     for r in st["players"]:
         who = _link("player", r["club"], r["player"])
         club = _link("club", r["club"])
-        rows.append(f"<tr><td>{_e(r['place'] or '-')}</td><td class=t><a href='{who}'>{_e(r['player'])}</a></td>"
+        rows.append(f"<tr><td>{_e(r['place'] or '-')}</td><td class=t><a href='{who}'>{_e(r['player'])}</a>"
+                    f"<span class=narrow> ({_e(r['club'])})</span></td>"
                     f"<td class='t wide'><a href='{club}'>"
                     f"{_e(r['club'])}</a></td><td>{r['nights']}</td><td>{_e(r['score'])}</td>"
                     f"<td class=wide>{r['won']}</td><td class=wide>{r['loners']}</td><td class=wide>{r['euchres']}</td>"
