@@ -37,10 +37,10 @@ def _target(url: str) -> tuple:
     return u.scheme, u.hostname, port, u.path.rstrip("/") + "/api/push"
 
 
-def _post(scheme: str, host: str, port, path: str, body: bytes, token: str, timeout: float) -> tuple:
+def _post(scheme: str, host: str, port, path: str, body: bytes, token: str, timeout: float,
+          context: ssl.SSLContext | None) -> tuple:
     if scheme == "https":
-        conn: http.client.HTTPConnection = http.client.HTTPSConnection(host, port, timeout=timeout,
-                                                                        context=ssl.create_default_context())
+        conn: http.client.HTTPConnection = http.client.HTTPSConnection(host, port, timeout=timeout, context=context)
     else:
         conn = http.client.HTTPConnection(host, port, timeout=timeout)
     try:
@@ -51,12 +51,21 @@ def _post(scheme: str, host: str, port, path: str, body: bytes, token: str, time
         conn.close()
 
 
-def push(url: str, token: str, nights: list, timeout: float = 60.0, clock=time.monotonic, sleep=time.sleep) -> list:
+def push(url: str, token: str, nights: list, timeout: float = 60.0, cafile: str | None = None,
+         clock=time.monotonic, sleep=time.sleep) -> list:
     """Send ``nights`` (summaries); returns ``[(key, outcome, version)]``.
+    ``cafile``: the certificate (PEM) an https server's is checked against,
+    beside the system's (a league's own certificate authority).
 
     :raises PushError: refused by the league, or no answer within ``timeout``.
     """
     scheme, host, port, path = _target(url)
+    context = None
+    if scheme == "https":
+        try:
+            context = ssl.create_default_context(cafile=cafile)
+        except (OSError, ssl.SSLError) as e:
+            raise PushError(f"--cafile {cafile}: not a certificate file ({' '.join(str(e).split())[:80]})") from None
     out: list = []
     deadline = clock() + timeout
     for i in range(0, len(nights), BATCH):
@@ -69,7 +78,11 @@ def push(url: str, token: str, nights: list, timeout: float = 60.0, clock=time.m
                 raise PushError(f"no answer from the league server {url} within {timeout:g} s ({why}); "
                                 f"{len(out)} of {len(nights)} nights are stored: push again, nothing is stored twice")
             try:
-                status, retry, raw = _post(scheme, host, port, path, body, token, min(left, 30.0))
+                status, retry, raw = _post(scheme, host, port, path, body, token, min(left, 30.0), context)
+            except ssl.SSLCertVerificationError as e:
+                raise PushError(f"the league server {url} is not who it says (its certificate: "
+                                f"{e.verify_message or e.reason}): give --cafile with the league's own authority"
+                                ) from None
             except (OSError, http.client.HTTPException) as e:
                 why = " ".join(str(e).split())[:100] or type(e).__name__
             else:

@@ -113,7 +113,7 @@ def cmd_push(args) -> int:
     if args.to is not None:
         from bower_host.league.client import PushError, push
         try:
-            out = push(args.to, args.token, nights, timeout=args.timeout)
+            out = push(args.to, args.token, nights, timeout=args.timeout, cafile=args.cafile)
         except PushError as e:
             raise CommandError(str(e)) from None
     else:
@@ -254,6 +254,7 @@ def register(sub) -> None:
     q.add_argument("--token", metavar="T", help="with --to: the club's push token")
     q.add_argument("--timeout", type=at.number(1, 3600, "--timeout", " s"), default=60.0,
                    help="with --to: seconds to keep trying (default 60)")
+    q.add_argument("--cafile", metavar="FILE", help="with an https --to: the league's own CA certificate (PEM)")
     q.set_defaults(func=_guard(cmd_push))
 
     q = _db_arg(ls_.add_parser("standings", help="a season's standings"))
