@@ -261,3 +261,19 @@ def test_a_night_still_being_played_is_not_pushed(tmp_path):
     assert rc == 0 and "night live: not pushed, round 2 of 2 is not complete yet" in out
     assert "1 nights pushed: 1 new" in out
     assert standings(league)["season"]["nights"] == 1
+
+
+def test_a_league_from_a_newer_bower_or_missing_a_table_is_refused_untouched(league):
+    from bower_host.league.sqldb import open_db
+    db = open_db(league)
+    db.run("UPDATE league_meta SET value = '99' WHERE key = 'schema'")
+    db.close()
+    rc, _, err = bower("league", "standings", "--db", league)
+    assert rc == 1 and "version 99, from a newer bower" in err
+    db = open_db(league)
+    assert db.value("SELECT value FROM league_meta WHERE key = 'schema'") == "99"
+    db.run("UPDATE league_meta SET value = '1' WHERE key = 'schema'")
+    db.run("DROP TABLE identity_log")
+    db.close()
+    rc, _, err = bower("league", "club", "add", "Elks", "--db", league)
+    assert rc == 1 and "damaged (no table identity_log)" in err
