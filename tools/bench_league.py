@@ -202,6 +202,10 @@ def spread(xs: list) -> str:
             f"max {max(xs) * 1000:.1f} ms")
 
 
+def n_clubs(n: int) -> str:
+    return f"{n} clubs" if n != 1 else "1 club"
+
+
 def ms(x: float) -> float:
     return round(x * 1000, 1)
 
@@ -218,7 +222,7 @@ def run_engine(spec: str, tag: str, label: str, clubs_n: int, small: int, nights
         port = free_port()
         proc = serving(spec, port)
         try:
-            print(f"== {label}: {clubs_n} clubs x {nights} nights x {tables} tables ({4 * tables} players a night "
+            print(f"== {label}: {n_clubs(clubs_n)} x {nights} nights x {tables} tables ({4 * tables} players a night "
                   f"of {len(clubs[0].pool)} a club, {ROUNDS} rounds; points drawn: 0..60, won <= {ROUNDS}); "
                   f"seasons: all time (total), 2025 best 10 (min 5) ==")
             stages = []
@@ -227,12 +231,13 @@ def run_engine(spec: str, tag: str, label: str, clubs_n: int, small: int, nights
             for size in sizes:
                 s, r = load(lg, clubs[loaded:size], nights, tables, rng)
                 loaded, load_s, rows = size, load_s + s, rows + r
-                print(f"  loaded {size} clubs        {rows:,} night_players rows, {size * nights:,} nights in "
+                print(f"  loaded {n_clubs(size):9}        {rows:,} night_players rows, {size * nights:,} nights in "
                       f"{load_s:.1f} s so far ({1000 * load_s / (size * nights):.1f} ms a night, League.push "
                       "in-process)")
                 st = time_standings(lg, port, requests)
                 stages.append(st)
-                print(f"  standings at {size} clubs   {st['players']:,} players, {st['bytes'] / 1e6:.2f} MB of JSON")
+                print(f"  standings at {n_clubs(size):9}   {st['players']:,} players, "
+                      f"{st['bytes'] / 1e6:.2f} MB of JSON")
                 ok = pct(st["http"], .99) <= STANDINGS_P99_S
                 print(f"    GET /api/standings     {spread(st['http'])} over {requests} "
                       f"(target p99 <= {STANDINGS_P99_S * 1000:.0f} ms {verdict(ok)})")
