@@ -64,6 +64,7 @@ bench: setup $(NODE_MP)
 	$(PY) tools/bench_club.py
 	$(PY) tools/bench_club_live.py
 	$(PY) tools/bench_club_phones.py
+	$(PY) tools/bench_league.py
 	$(PY) tools/bench_web.py
 	$(PY) tools/soak_night.py
 
