@@ -62,6 +62,7 @@ from bench_club_live import free_port, verdict  # noqa: E402
 from bower_host.league import client as lc  # noqa: E402
 from bower_host.league import standings as ls  # noqa: E402
 from bower_host.league.store import League  # noqa: E402
+from bower_host.league.server import PAGE_ROWS  # noqa: E402
 
 STANDINGS_P99_S = 0.100
 PUSH_S = 0.300
@@ -154,11 +155,11 @@ def stop(proc) -> str:
     return out or ""
 
 
-def get_standings(port: int) -> tuple[float, int]:
+def get_standings(port: int, query: str = "") -> tuple[float, int]:
     t0 = time.perf_counter()
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     try:
-        c.request("GET", "/api/standings")
+        c.request("GET", "/api/standings" + query)
         r = c.getresponse()
         body = r.read()
     finally:
@@ -181,7 +182,16 @@ def time_standings(lg: League, port: int, requests: int) -> dict:
         st = ls.standings(lg)
         inproc.append(time.perf_counter() - t0)
         players = len(st["players"])
-    return {"http": http_t, "inproc": inproc, "bytes": size, "players": players}
+    # The first page, as the season page shows it (server.PAGE_ROWS rows, ranked by the database).
+    page_http, page_in, page_size = [], [], 0
+    for _ in range(requests):
+        t, page_size = get_standings(port, f"?limit={PAGE_ROWS}")
+        page_http.append(t)
+        t0 = time.perf_counter()
+        ls.standings(lg, limit=PAGE_ROWS)
+        page_in.append(time.perf_counter() - t0)
+    return {"http": http_t, "inproc": inproc, "bytes": size, "players": players, "page_http": page_http,
+            "page_inproc": page_in, "page_bytes": page_size}
 
 
 def time_pushes(url: str, clubs: list, pushes: int, tables: int, rng: random.Random) -> list:
@@ -244,13 +254,22 @@ def run_engine(spec: str, tag: str, label: str, clubs_n: int, small: int, nights
                 ok = pct(st["inproc"], .99) <= STANDINGS_P99_S
                 print(f"    standings(lg)          {spread(st['inproc'])} over {requests} "
                       f"(target p99 <= {STANDINGS_P99_S * 1000:.0f} ms {verdict(ok)})")
+                ok = pct(st["page_http"], .99) <= STANDINGS_P99_S
+                print(f"    GET ...?limit={PAGE_ROWS}     {spread(st['page_http'])} over {requests}, the first "
+                      f"{PAGE_ROWS} places ({st['page_bytes'] / 1e3:.0f} kB) "
+                      f"(target p99 <= {STANDINGS_P99_S * 1000:.0f} ms {verdict(ok)})")
+                ok = pct(st["page_inproc"], .99) <= STANDINGS_P99_S
+                print(f"    standings(lg, limit)   {spread(st['page_inproc'])} over {requests} "
+                      f"(target p99 <= {STANDINGS_P99_S * 1000:.0f} ms {verdict(ok)})")
             big = stages[-1]
             res.update({f"{tag}_load_s": round(load_s, 1), f"{tag}_rows": rows,
                         f"{tag}_players": big["players"],
                         f"{tag}_standings_http_p50_ms": ms(pct(big["http"], .5)),
                         f"{tag}_standings_http_p99_ms": ms(pct(big["http"], .99)),
                         f"{tag}_standings_inproc_p50_ms": ms(pct(big["inproc"], .5)),
-                        f"{tag}_standings_inproc_p99_ms": ms(pct(big["inproc"], .99))})
+                        f"{tag}_standings_inproc_p99_ms": ms(pct(big["inproc"], .99)),
+                        f"{tag}_page_http_p99_ms": ms(pct(big["page_http"], .99)),
+                        f"{tag}_page_inproc_p99_ms": ms(pct(big["page_inproc"], .99))})
             if len(stages) == 2:
                 gh = pct(stages[1]["http"], .5) / pct(stages[0]["http"], .5)
                 gi = pct(stages[1]["inproc"], .5) / pct(stages[0]["inproc"], .5)

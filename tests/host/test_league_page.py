@@ -103,3 +103,18 @@ def test_the_standings_api_answers_json_and_an_unknown_season_is_a_404(site):
     except urllib.error.HTTPError as e:
         assert e.code == 404 and "no season 'nope'" in json.loads(e.read())["error"]
     assert time.time() - t < 10
+
+
+def test_a_page_of_the_standings_is_the_same_rows_with_the_same_places(site):
+    def get(q):
+        with urllib.request.urlopen(site + "/api/standings?season=Autumn%202025" + q, timeout=10) as r:
+            return json.loads(r.read())["players"]
+    whole = get("")
+    assert get("&limit=7&offset=5") == whole[5:12]
+    assert get("&club=Moose&limit=3") == [r for r in whole if r["club"] == "Moose"][:3]
+    for bad in ("&limit=0", "&limit=x", "&offset=-1", "&limit=%D9%A3"):
+        try:
+            urllib.request.urlopen(site + "/api/standings?" + bad, timeout=10)
+            raise AssertionError(bad)
+        except urllib.error.HTTPError as e:
+            assert e.code == 400 and "whole number" in json.loads(e.read())["error"]

@@ -22,14 +22,14 @@ _V1 = [
     )""",
     """CREATE TABLE clubs (
         id {id},
-        name TEXT NOT NULL UNIQUE,
+        name TEXT {bytes} NOT NULL UNIQUE,
         token TEXT NOT NULL UNIQUE,         -- SHA-256 (hex) of the club's push token
         added BIGINT NOT NULL               -- Unix time
     )""",
     """CREATE TABLE players (
         id {id},
         club_id BIGINT NOT NULL REFERENCES clubs(id),
-        name TEXT NOT NULL,                 -- the name shown (a rename changes it)
+        name TEXT {bytes} NOT NULL,         -- the name shown (a rename changes it)
         UNIQUE (club_id, name)
     )""",
     # Every name a club's nights call a player by: the same name is the same

@@ -4,7 +4,7 @@
 
     POST /api/push    {"bower_league": 1, "nights": [...]}   Authorization: Bearer CLUB_TOKEN
                       -> {"club": "Elks", "nights": [{"key", "outcome", "version"}]}
-    GET  /api/standings[?season=S&club=C]        the standings as JSON (standings.standings)
+    GET  /api/standings[?season=S&club=C&limit=N&offset=M]   the standings as JSON (standings.standings)
     GET  /                                       the league: its seasons, clubs and the all-time standings
     GET  /season/{name}   /club/{name}   /player/{club}/{name}      pages (phone and projector sizes)
 
@@ -35,6 +35,8 @@ from bower_host.league.sqldb import DbError
 from bower_host.league.store import League, LeagueError
 
 BODY_SECONDS = 10.0
+#: Players on a page of a season's standings.
+PAGE_ROWS = 200
 
 
 class Refused(Exception):
@@ -110,6 +112,15 @@ async def _body(request) -> bytes:
     return bytes(out)
 
 
+def _whole(query, name: str, lo: int, hi: int) -> int | None:
+    v = query.get(name)
+    if v is None:
+        return None
+    if not (v.isascii() and v.isdigit()) or not lo <= int(v) <= hi:
+        raise Refused(400, f"{name} is a whole number from {lo:,} to {hi:,}")
+    return int(v)
+
+
 def _token(request) -> str:
     v = request.headers.get("authorization", "")
     if not v.startswith("Bearer "):
@@ -180,10 +191,15 @@ def _home(lg: League) -> str:
                           f"<h2>All time</h2>{_standings_html(st)}")
 
 
-def _season(lg: League, name: str) -> str:
-    st = ls.standings(lg, name)
-    return _page(f"{name}: {lg.name}", f"<nav><a href='/'>{_e(lg.name)}</a></nav><h1>Season {_e(name)}</h1>"
-                                       f"{_standings_html(st)}")
+def _season(lg: League, name: str, page: int = 1) -> str:
+    st = ls.standings(lg, name, limit=PAGE_ROWS + 1, offset=(page - 1) * PAGE_ROWS)
+    more = len(st["players"]) > PAGE_ROWS
+    del st["players"][PAGE_ROWS:]
+    here = _link("season", name)
+    nav = "".join([f" <a href='{here}?page={page - 1}'>places above</a>" if page > 1 else "",
+                   f" <a href='{here}?page={page + 1}'>places below</a>" if more else ""])
+    return _page(f"{name}: {lg.name}", f"<nav><a href='/'>{_e(lg.name)}</a>{nav}</nav><h1>Season {_e(name)}</h1>"
+                                       f"{_standings_html(st)}<nav>{nav}</nav>")
 
 
 def _club(lg: League, name: str) -> str:
@@ -251,10 +267,16 @@ def make_app(spec: str):
         return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
     async def api_standings(request):
-        season = request.query_params.get("season")
-        club = request.query_params.get("club")
-        st = await run_in_threadpool(leagues.call, ls.standings, season, club)
+        q = request.query_params
+        limit = _whole(q, "limit", 1, 100_000)
+        offset = _whole(q, "offset", 0, 10_000_000) or 0
+        st = await run_in_threadpool(leagues.call, ls.standings, q.get("season"), q.get("club"), limit, offset)
         return JSONResponse(st, headers={"Cache-Control": "no-store"})
+
+    async def season_page(request):
+        page = _whole(request.query_params, "page", 1, 100_000) or 1
+        text = await run_in_threadpool(leagues.call, _season, request.path_params["name"], page)
+        return HTMLResponse(text, headers={"Cache-Control": "no-cache"})
 
     def page(fn, *keys):
         async def handler(request):
@@ -270,7 +292,7 @@ def make_app(spec: str):
         Route("/api/push", answer(push), methods=["POST"]),
         Route("/api/standings", answer(api_standings), methods=["GET"]),
         Route("/", answer(page(_home)), methods=["GET"]),
-        Route("/season/{name}", answer(page(_season, "name")), methods=["GET"]),
+        Route("/season/{name}", answer(season_page), methods=["GET"]),
         Route("/club/{name}", answer(page(_club, "name")), methods=["GET"]),
         Route("/player/{club}/{name}", answer(page(_player, "club", "name")), methods=["GET"]),
     ]

@@ -18,36 +18,37 @@ from bower_host.league.store import FOREVER, League
 COLUMNS = ("place", "player", "club", "nights", "score", "points", "won", "loners", "euchres", "best_night")
 
 
-def _key(r: tuple) -> tuple:
-    return r[4], r[5], r[6], r[7]       # score, won, loners, euchres
-
-
-def standings(lg: League, season: str | None = None, club: str | None = None, limit: int | None = None) -> dict:
+def standings(lg: League, season: str | None = None, club: str | None = None, limit: int | None = None,
+              offset: int = 0) -> dict:
     """The season's standings (None: all time), best first; ``club``: only
-    its players (places stay the league's); ``limit``: the first rows."""
+    its players (places stay the league's); ``limit`` rows from ``offset``
+    (a page: the database ranks every player and sends only the page)."""
     sid, name, sclub, starts, ends, rule, best, min_nights = lg.season(season)
-    rows = lg.db.rows(
-        "SELECT p.name, c.name, sp.nights, sp.points, sp.score, sp.won, sp.loners, sp.euchres, sp.best_night "
+    # Placed players first; RANK gives equals one place (the tie-breaks, host/LEAGUE.md).
+    ranked = (
+        "SELECT p.name AS player, c.name AS club, sp.nights, sp.points, sp.score, sp.won, sp.loners, sp.euchres, "
+        "sp.best_night, CASE WHEN sp.nights >= ? THEN 0 ELSE 1 END AS unplaced, "
+        "RANK() OVER (ORDER BY CASE WHEN sp.nights >= ? THEN 0 ELSE 1 END, sp.score DESC, sp.won DESC, "
+        "sp.loners DESC, sp.euchres DESC) AS place, "
+        "ROW_NUMBER() OVER (ORDER BY CASE WHEN sp.nights >= ? THEN 0 ELSE 1 END, sp.score DESC, sp.won DESC, "
+        "sp.loners DESC, sp.euchres DESC, p.name, c.name) AS n "
         "FROM season_players sp JOIN players p ON p.id = sp.player_id JOIN clubs c ON c.id = p.club_id "
-        "WHERE sp.season_id = ? "
-        "ORDER BY CASE WHEN sp.nights >= ? THEN 0 ELSE 1 END, sp.score DESC, sp.won DESC, sp.loners DESC, "
-        "sp.euchres DESC, p.name, c.name", (sid, min_nights))
-    out = []
-    place = 0
-    prev = None
-    for i, (player, cname, nights, points, score, won, loners, euchres, best_night) in enumerate(rows):
-        placed = nights >= min_nights
-        k = (score, won, loners, euchres)
-        if placed and k != prev:
-            place = i + 1
-        prev = k
-        if club is not None and cname != club:
-            continue
-        out.append({"place": place if placed else None, "player": player, "club": cname, "nights": nights,
-                    "score": lr.shown_score(rule, score), "points": points, "won": won, "loners": loners,
-                    "euchres": euchres, "best_night": best_night})
-        if limit is not None and len(out) >= limit:
-            break
+        "WHERE sp.season_id = ?")
+    params: list = [min_nights, min_nights, min_nights, sid]
+    sql = f"SELECT player, club, nights, points, score, won, loners, euchres, best_night, unplaced, place " \
+          f"FROM ({ranked}) r"
+    if club is not None:
+        sql += " WHERE club = ?"
+        params.append(club)
+    sql += " ORDER BY n"
+    if limit is not None:
+        sql += " LIMIT ? OFFSET ?"
+        params += [limit, offset]
+    out = [{"place": None if unplaced else int(place), "player": player, "club": cname, "nights": nights,
+            "score": lr.shown_score(rule, score), "points": points, "won": won, "loners": loners,
+            "euchres": euchres, "best_night": best_night}
+           for player, cname, nights, points, score, won, loners, euchres, best_night, unplaced, place
+           in lg.db.rows(sql, params)]
     where = "" if sclub is None else " AND c.name = ?"
     amended = [{"club": c, "night": k, "name": n, "version": v, "pushed_at": at} for c, k, n, v, at in lg.db.rows(
         "SELECT c.name, n.key, n.name, n.version, n.pushed_at FROM nights n JOIN clubs c ON c.id = n.club_id "
