@@ -417,3 +417,15 @@ def test_one_club_pushing_from_many_threads_at_once_stores_each_night_once(engin
     assert standings(srv.url) == recount({"A": nights})
     check_stored(engine, {"A": nights})
 
+
+@pytest.mark.parametrize("path", ["api/standings?season=%00", "api/standings?club=%00", "api/standings?season=%1b%5b2J",
+                                  "club/%00", "season/%00x", "player/A/%00", "player/%00/Ann", "club/%07%e2%80%ae"])
+def test_a_page_or_standings_of_a_name_with_a_nul_is_a_404_not_a_database_failure(engine, servers, path):
+    make_league(engine, ["A"])
+    srv = servers(engine)
+    status, _h, raw = http(srv.url + path)
+    assert status == 404, (status, raw)
+    said = one_line_error(raw)
+    assert "database" not in said and "\x00" not in said, said
+    status, _h, raw = http(srv.url + "club/A")          # the server's connection still good
+    assert status == 200, raw

@@ -120,6 +120,16 @@ def _token(request) -> str:
     return t
 
 
+def _printable(value: str | None, what: str) -> str | None:
+    """A name from the request's URL. The league's names are all printable,
+    so another names nothing: refused before it reaches the database
+    (PostgreSQL's text cannot hold a NUL, not even to look one up)."""
+    if value is not None and not value.isprintable():
+        raise Refused(404, f"the league has no {what} {value[:40]!r}" if what != "page"
+                      else "no such page: / shows the league")
+    return value
+
+
 def _push(lg: League, token: str, nights: list) -> dict:
     club = lg.club_of_token(token)
     if club is None:
@@ -250,14 +260,14 @@ def make_app(spec: str):
         return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
     async def api_standings(request):
-        season = request.query_params.get("season")
-        club = request.query_params.get("club")
+        season = _printable(request.query_params.get("season"), "season")
+        club = _printable(request.query_params.get("club"), "club")
         st = await run_in_threadpool(leagues.call, ls.standings, season, club)
         return JSONResponse(st, headers={"Cache-Control": "no-store"})
 
     def page(fn, *keys):
         async def handler(request):
-            args = [request.path_params[k] for k in keys]
+            args = [_printable(request.path_params[k], "page") for k in keys]
             text = await run_in_threadpool(leagues.call, fn, *args)
             return HTMLResponse(text, headers={"Cache-Control": "no-cache"})
         return handler
