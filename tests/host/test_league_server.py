@@ -178,6 +178,8 @@ def test_the_database_restarted_under_load_answers_503_until_it_is_back(tmp_path
         def counted(*args, **kw):
             out = post(*args, **kw)
             statuses.append(out[0])
+            if out[0] == 503:       # the client told to wait, not the database's URL or its words
+                assert one_line_error(out[2]) == "the league database is not available now: try again"
             return out
         monkeypatch.setattr(client, "_post", counted)
         restarted = threading.Event()

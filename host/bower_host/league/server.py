@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import sys
 import threading
 import time
 from urllib.parse import quote
@@ -43,6 +44,13 @@ class Refused(Exception):
         self.status, self.why, self.retry = status, why, retry
 
 
+def _unavailable(e: Exception) -> Refused:
+    """A 503 for the client; the database's own words (its URL, user and
+    host among them) go to the operator, on the server's standard error."""
+    print(f"bower league serve: {' '.join(str(e).split())[:300]}", file=sys.stderr, flush=True)
+    return Refused(503, "the league database is not available now: try again", 2)
+
+
 class Leagues:
     """One league connection per server thread, opened again after the database was lost."""
 
@@ -58,8 +66,7 @@ class Leagues:
             try:
                 lg = League.open(self.spec)
             except LeagueError as e:
-                raise Refused(503, f"the league database is not available now ({str(e)[:160]}): try again",
-                              2) from None
+                raise _unavailable(e) from None
             self.local.lg = lg
             with self.lock:
                 self.all.append(lg)
@@ -67,7 +74,7 @@ class Leagues:
             return fn(lg, *args)
         except DbError as e:
             self._drop(lg)
-            raise Refused(503, f"the league database is not available now ({str(e)[:160]}): try again", 2) from None
+            raise _unavailable(e) from None
 
     def _drop(self, lg) -> None:
         self.local.lg = None
