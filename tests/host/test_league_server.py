@@ -84,7 +84,7 @@ def run_threads(targets: list, timeout: float = 60.0) -> list:
     def guard(fn):
         try:
             fn()
-        except BaseException as e:      # noqa: BLE001 -- reported by the test
+        except BaseException as e:      # reported by the test
             errors.append(e)
     threads = [threading.Thread(target=guard, args=(fn,), daemon=True) for fn in targets]
     for t in threads:
