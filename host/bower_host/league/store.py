@@ -253,8 +253,9 @@ class League:
         db = self.db
         if not players:
             return
-        club, starts, ends, rule, best, _m = db.row(
-            "SELECT club_id, starts, ends, rule, best, min_nights FROM seasons WHERE id = ?", (season_id,))
+        season = db.row("SELECT club_id, starts, ends, rule, best, min_nights FROM seasons WHERE id = ?", (season_id,))
+        assert season is not None, season_id      # a season of this league's own
+        club, starts, ends, rule, best, _m = season
         ids = sorted(players)
         for i in range(0, len(ids), 500):
             chunk = ids[i:i + 500]

@@ -129,7 +129,7 @@ def check_night(n, now: float | None = None) -> dict:
         if nm in seen:
             raise SummaryError(f"{where} lists {nm!r} twice")
         seen.add(nm)
-        row = {"name": nm}
+        row: dict = {"name": nm}
         row["place"] = _int(p["place"], 1, 4 * tables + 3, f"{where}: {nm}'s place")
         row["points"] = _int(p["points"], -MAX_POINTS, MAX_POINTS, f"{where}: {nm}'s points")
         row["rounds"] = _int(p["rounds"], 0, rounds, f"{where}: {nm}'s rounds")
