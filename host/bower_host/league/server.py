@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import sys
 import threading
 import time
 from urllib.parse import quote
@@ -45,6 +46,13 @@ class Refused(Exception):
         self.status, self.why, self.retry = status, why, retry
 
 
+def _unavailable(e: Exception) -> Refused:
+    """A 503 for the client; the database's own words (its URL, user and
+    host among them) go to the operator, on the server's standard error."""
+    print(f"bower league serve: {' '.join(str(e).split())[:300]}", file=sys.stderr, flush=True)
+    return Refused(503, "the league database is not available now: try again", 2)
+
+
 class Leagues:
     """One league connection per server thread, opened again after the database was lost."""
 
@@ -60,8 +68,7 @@ class Leagues:
             try:
                 lg = League.open(self.spec)
             except LeagueError as e:
-                raise Refused(503, f"the league database is not available now ({str(e)[:160]}): try again",
-                              2) from None
+                raise _unavailable(e) from None
             self.local.lg = lg
             with self.lock:
                 self.all.append(lg)
@@ -69,7 +76,7 @@ class Leagues:
             return fn(lg, *args)
         except DbError as e:
             self._drop(lg)
-            raise Refused(503, f"the league database is not available now ({str(e)[:160]}): try again", 2) from None
+            raise _unavailable(e) from None
 
     def _drop(self, lg) -> None:
         self.local.lg = None
@@ -129,6 +136,16 @@ def _token(request) -> str:
     if not t or len(t) > 200 or not t.isascii() or not t.isprintable():
         raise Refused(401, "a malformed token")
     return t
+
+
+def _printable(value: str | None, what: str) -> str | None:
+    """A name from the request's URL. The league's names are all printable,
+    so another names nothing: refused before it reaches the database
+    (PostgreSQL's text cannot hold a NUL, not even to look one up)."""
+    if value is not None and not value.isprintable():
+        raise Refused(404, f"the league has no {what} {value[:40]!r}" if what != "page"
+                      else "no such page: / shows the league")
+    return value
 
 
 def _push(lg: League, token: str, nights: list) -> dict:
@@ -270,17 +287,19 @@ def make_app(spec: str):
         q = request.query_params
         limit = _whole(q, "limit", 1, 100_000)
         offset = _whole(q, "offset", 0, 10_000_000) or 0
-        st = await run_in_threadpool(leagues.call, ls.standings, q.get("season"), q.get("club"), limit, offset)
+        season = _printable(q.get("season"), "season")
+        club = _printable(q.get("club"), "club")
+        st = await run_in_threadpool(leagues.call, ls.standings, season, club, limit, offset)
         return JSONResponse(st, headers={"Cache-Control": "no-store"})
 
     async def season_page(request):
         page = _whole(request.query_params, "page", 1, 100_000) or 1
-        text = await run_in_threadpool(leagues.call, _season, request.path_params["name"], page)
+        text = await run_in_threadpool(leagues.call, _season, _printable(request.path_params["name"], "page"), page)
         return HTMLResponse(text, headers={"Cache-Control": "no-cache"})
 
     def page(fn, *keys):
         async def handler(request):
-            args = [request.path_params[k] for k in keys]
+            args = [_printable(request.path_params[k], "page") for k in keys]
             text = await run_in_threadpool(leagues.call, fn, *args)
             return HTMLResponse(text, headers={"Cache-Control": "no-cache"})
         return handler

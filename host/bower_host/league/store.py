@@ -185,6 +185,11 @@ class League:
         d = digest(night)
         now = int(self.clock())
         with db.transaction():
+            # The club's pushes take turns: two nights of the same players,
+            # each recounting their season rows from the nights it could see,
+            # would otherwise race for those rows (on PostgreSQL) until the
+            # retries ran out.
+            db.lock_row("clubs", club_id)
             old = db.row("SELECT id, digest, version, played FROM nights WHERE club_id = ? AND key = ?",
                          (club_id, night["key"]))
             if old and old[1] == d:
@@ -320,6 +325,7 @@ class League:
             raise LeagueError(f"bad player name {new!r}: 1 to 8 printable ASCII characters, as on the device")
         db = self.db
         with db.transaction():
+            db.lock_row("clubs", cid)         # after the club's pushes running now, before the next
             pid = db.value("SELECT player_id FROM player_names WHERE club_id = ? AND name = ?", (cid, old))
             if pid is None:
                 raise LeagueError(f"{club} has no player {old!r}")
@@ -342,6 +348,7 @@ class League:
         cid = self.club_id(club)
         db = self.db
         with db.transaction():
+            db.lock_row("clubs", cid)         # after the club's pushes running now, before the next
             a = db.value("SELECT player_id FROM player_names WHERE club_id = ? AND name = ?", (cid, source))
             b = db.value("SELECT player_id FROM player_names WHERE club_id = ? AND name = ?", (cid, into))
             for nm, pid in ((source, a), (into, b)):
