@@ -319,7 +319,7 @@ def main(argv=None) -> int:
             else:
                 pg = PgServer()
                 try:
-                    pg.start(Path(tmp) / "pg")
+                    pg.start()
                     url = pg.create_database("league")
                     res.update(run_engine(url, "league_pg", f"PostgreSQL{mode}", args.clubs, args.small,
                                           args.nights, args.tables, args.requests, args.pushes, args.seed))
@@ -327,7 +327,7 @@ def main(argv=None) -> int:
                     print(f"== PostgreSQL would not start: its figures are skipped ({str(e)[:200]}) ==")
                     res["league_pg_skipped"] = 1
                 finally:
-                    pg.stop()
+                    pg.cleanup()
         if args.engine in ("both", "sqlite"):
             res.update(run_engine(str(Path(tmp) / "league.sqlite3"), "league_sqlite", f"SQLite{mode}",
                                   args.clubs, args.small, args.nights, args.tables, args.requests, args.pushes,

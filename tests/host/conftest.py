@@ -184,9 +184,9 @@ def pg_server(tmp_path_factory):
             pytest.fail(why + ": .ci/run installs it", pytrace=False)
         pytest.skip(why)
     server = PgServer()
-    atexit.register(server.stop)
-    yield server.start(tmp_path_factory.mktemp("pg"))
-    server.stop()
+    atexit.register(server.cleanup)
+    yield server.start()
+    server.cleanup()
 
 
 _pg_databases = itertools.count(1)

@@ -89,7 +89,11 @@ class PgServer:
         if base_dir is not None:
             self.base = Path(base_dir).resolve()
         if self.base is None:
-            raise PgError("PgServer.start needs a base directory the first time")
+            # Its own folder in /tmp, not under pytest's: pytest makes its folder 0700
+            # again as each session (each xdist worker) starts, and the server's user
+            # must keep reaching its data directory (pg_ctl stop reads the pid file).
+            self.base = Path(tempfile.mkdtemp(prefix="bowerpg-", dir="/tmp"))
+            self._made_base = True
         self._mkdir(self.base)
         if self.sock is None:
             # A short path of its own: a socket's path must stay under 107 bytes.
@@ -112,6 +116,13 @@ class PgServer:
         if self.sock is not None:
             shutil.rmtree(self.sock, ignore_errors=True)
             self.sock = None
+
+    def cleanup(self) -> None:
+        """Stop, and remove the data directory when start() made it."""
+        self.stop()
+        if getattr(self, "_made_base", False) and self.base is not None:
+            shutil.rmtree(self.base, ignore_errors=True)
+            self.base = None
 
     def restart(self) -> PgServer:
         """Stop (``-m fast``: clients are cut off, a checkpoint is written)

@@ -167,7 +167,7 @@ def test_the_database_restarted_under_load_answers_503_until_it_is_back(tmp_path
     from pgserver import PgServer, find_bin
     if find_bin() is None:
         pytest.skip("PostgreSQL is not installed (Debian: postgresql)")
-    pg = PgServer().start(tmp_path / "pg")
+    pg = PgServer().start()
     try:
         spec = pg.create_database("league")
         clubs = [f"Club {i:02d}" for i in range(8)]
@@ -198,7 +198,7 @@ def test_the_database_restarted_under_load_answers_503_until_it_is_back(tmp_path
         assert standings(srv.url) == recount(pushed)
         check_stored(spec, pushed)
     finally:
-        pg.stop()
+        pg.cleanup()
 
 
 # ----- tokens ----------------------------------------------------------------------------------------------

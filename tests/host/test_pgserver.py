@@ -19,9 +19,9 @@ def own_server(pg_server, tmp_path_factory):
     """A server of this module's own, for restarting and killing (pg_server
     is the worker's, shared by its tests; asking for it skips the module
     where PostgreSQL is missing)."""
-    server = PgServer().start(tmp_path_factory.mktemp("pgown"))
+    server = PgServer().start()
     yield server
-    server.stop()
+    server.cleanup()
 
 
 def test_url_and_socket(pg_server):
