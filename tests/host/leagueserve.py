@@ -155,7 +155,7 @@ def recount(by_club: dict) -> dict:
     return {k: tuple(v) for k, v in out.items()}
 
 
-TABLES = ("clubs", "players", "player_names", "nights", "night_players", "seasons", "season_players", "pushes")
+TABLES = ("clubs", "members", "player_names", "nights", "night_players", "seasons", "season_players", "pushes")
 
 
 def snapshot(spec: str) -> dict:

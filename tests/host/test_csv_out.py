@@ -59,6 +59,10 @@ SITES = {
     ("club/commands.py", "register"): "bower club standings",
     ("club/pages.py", "render"): "/standings.csv",
     ("club/web.py", "make_app"): "/standings.csv",
+    ("league/standings.py", "<module>"): "bower league standings",
+    ("league/standings.py", "to_csv"): "bower league standings",
+    ("league/commands.py", "cmd_standings"): "bower league standings",
+    ("league/commands.py", "register"): "bower league standings",
 }
 #: The addresses of the club page that serve CSV.
 PAGE_CSV = {"/standings.csv"}
@@ -201,6 +205,16 @@ def _get(app, path: str) -> tuple[int, bytes]:
     return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
 
 
+def _league_csv(d: Path, names: list[str]) -> str:
+    """A night of ``names`` pushed by a club whose name is a formula; the league's standings as CSV."""
+    _night_with(d / "c.sqlite3", names)
+    spec = d / "league.sqlite3"
+    _cli("league", "new", "L", "--db", spec)
+    _cli("league", "club", "add", "=1+1", "--db", spec)
+    _cli("league", "push", d / "c.sqlite3", "--db", spec)
+    return _cli("league", "standings", "--db", spec, "--format", "csv")
+
+
 def _page_csv(db: Path) -> str:
     status, body = _get(make_app(db, "fri"), "/standings.csv")
     assert status == 200
@@ -217,6 +231,7 @@ OUTPUTS = {
     "bower club standings": (DEVICE_NAMES, lambda d, n: (_night_with(d / "c.sqlite3", n),
                                                          _cli("club", "standings", "--db", d / "c.sqlite3",
                                                               "-f", "csv"))[1], ["player"]),
+    "bower league standings": (DEVICE_NAMES, _league_csv, ["player"]),
     "/standings.csv": (DEVICE_NAMES, lambda d, n: (_night_with(d / "c.sqlite3", n), _page_csv(d / "c.sqlite3"))[1],
                        ["player"]),
 }
@@ -326,3 +341,7 @@ def test_stats_csv_sample(tmp_path):
     assert sorted(players) == sorted(["'=1+2", "'@SUM(A1)", "'+cmd|' /C calc'!A0", "Di"])
     with sqlite3.connect(tmp_path / "x.sqlite3") as c:                   # the library keeps the names as they are
         assert json.loads(c.execute("SELECT players FROM games").fetchone()[0])[0] == "=1+2"
+
+
+def test_league_standings_csv_defuses_hostile_names():
+    _case("bower league standings")

@@ -277,3 +277,31 @@ def test_a_league_from_a_newer_bower_or_missing_a_table_is_refused_untouched(lea
     db.close()
     rc, _, err = bower("league", "club", "add", "Elks", "--db", league)
     assert rc == 1 and "damaged (no table identity_log)" in err
+
+
+@pytest.mark.parametrize("value, status, says", [
+    ("", 2, "--db is empty"), ("lib\0.sqlite3", 2, "NUL character"), ("lib\n.sqlite3", 2, "control character"),
+    ("shelf/", 2, "ends in '/'"), (".", 1, "is a directory: give the league database's file"),
+    ("notes.txt", 1, "is not an SQLite database (nor a postgresql:// URL)"),
+    ("postgresql://bower@/x?host=/nonexistent/socket", 1, "cannot reach the league database"),
+    ("postgresql://bower:secret@/x?host=/nonexistent/socket", 1, "bower:***@"),
+    ("postgresql://bower@/x\n", 2, "control character"),
+    ("postgresql://[", 1, "postgresql://["),
+])
+def test_a_bad_league_db_is_one_line(tmp_path, monkeypatch, value, status, says):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("not a database\n")
+    for cmd in (["standings"], ["club", "add", "Elks"], ["season", "list"], ["serve", "--port", "0"]):
+        out, err = __import__("io").StringIO(), __import__("io").StringIO()
+        import contextlib
+
+        from bower_host.cli import main
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                rc = main(["league", *cmd, "--db", value])
+            except SystemExit as e:
+                rc = e.code
+        e = err.getvalue()
+        assert rc == status and e.count("\n") == 1 and says in e and "secret" not in e, (cmd, rc, e)
+        assert "Traceback" not in e
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]       # nothing made

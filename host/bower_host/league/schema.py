@@ -26,7 +26,8 @@ _V1 = [
         token TEXT NOT NULL UNIQUE,         -- SHA-256 (hex) of the club's push token
         added BIGINT NOT NULL               -- Unix time
     )""",
-    """CREATE TABLE players (
+    # A club's player (not ``players``: the game library's name for a game's seats).
+    """CREATE TABLE members (
         id {id},
         club_id BIGINT NOT NULL REFERENCES clubs(id),
         name TEXT {bytes} NOT NULL,         -- the name shown (a rename changes it)
@@ -37,7 +38,7 @@ _V1 = [
     """CREATE TABLE player_names (
         club_id BIGINT NOT NULL REFERENCES clubs(id),
         name TEXT NOT NULL,
-        player_id BIGINT NOT NULL REFERENCES players(id),
+        player_id BIGINT NOT NULL REFERENCES members(id),
         PRIMARY KEY (club_id, name)
     )""",
     """CREATE TABLE nights (
@@ -55,7 +56,7 @@ _V1 = [
     )""",
     """CREATE TABLE night_players (
         night_id BIGINT NOT NULL REFERENCES nights(id) ON DELETE CASCADE,
-        player_id BIGINT NOT NULL REFERENCES players(id),
+        player_id BIGINT NOT NULL REFERENCES members(id),
         place INTEGER NOT NULL,             -- on the night (shared by equals)
         points INTEGER NOT NULL,
         rounds INTEGER NOT NULL,
@@ -78,7 +79,7 @@ _V1 = [
     # Each player's season so far, rewritten for the players of each night pushed.
     """CREATE TABLE season_players (
         season_id BIGINT NOT NULL REFERENCES seasons(id) ON DELETE CASCADE,
-        player_id BIGINT NOT NULL REFERENCES players(id),
+        player_id BIGINT NOT NULL REFERENCES members(id),
         nights INTEGER NOT NULL,
         points INTEGER NOT NULL,            -- every night's points
         score INTEGER NOT NULL,             -- what the season's rule ranks by (x1000 for "average")
@@ -108,7 +109,7 @@ _V1 = [
 
 MIGRATIONS = [_V1]
 VERSION = len(MIGRATIONS)
-TABLES = {"league_meta", "clubs", "players", "player_names", "nights", "night_players", "seasons",
+TABLES = {"league_meta", "clubs", "members", "player_names", "nights", "night_players", "seasons",
           "season_players", "pushes", "identity_log"}
 
 

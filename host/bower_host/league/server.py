@@ -236,7 +236,7 @@ def _player(lg: League, club: str, name: str) -> str:
     pid = lg.db.value("SELECT player_id FROM player_names WHERE club_id = ? AND name = ?", (cid, name))
     if pid is None:
         raise LeagueError(f"{club} has no player {name!r}")
-    shown = lg.db.value("SELECT name FROM players WHERE id = ?", (pid,))
+    shown = lg.db.value("SELECT name FROM members WHERE id = ?", (pid,))
     nights = lg.db.rows("SELECT n.key, n.name, n.played, np.place, np.points, np.won FROM night_players np "
                         "JOIN nights n ON n.id = np.night_id WHERE np.player_id = ? ORDER BY n.played DESC", (pid,))
     rows = "".join(f"<tr><td class=t>{_e(n)}</td><td>{time.strftime('%Y-%m-%d', time.gmtime(p))}</td><td>{pl}</td>"

@@ -32,7 +32,7 @@ def standings(lg: League, season: str | None = None, club: str | None = None, li
         "sp.loners DESC, sp.euchres DESC) AS place, "
         "ROW_NUMBER() OVER (ORDER BY CASE WHEN sp.nights >= ? THEN 0 ELSE 1 END, sp.score DESC, sp.won DESC, "
         "sp.loners DESC, sp.euchres DESC, p.name, c.name) AS n "
-        "FROM season_players sp JOIN players p ON p.id = sp.player_id JOIN clubs c ON c.id = p.club_id "
+        "FROM season_players sp JOIN members p ON p.id = sp.player_id JOIN clubs c ON c.id = p.club_id "
         "WHERE sp.season_id = ?")
     params: list = [min_nights, min_nights, min_nights, sid]
     sql = f"SELECT player, club, nights, points, score, won, loners, euchres, best_night, unplaced, place " \

@@ -233,9 +233,9 @@ class League:
             f"SELECT name, player_id FROM player_names WHERE club_id = ? AND name IN ({marks})",
             [club_id, *names])}
         for nm in sorted(set(names) - set(have)):
-            pid = db.value("SELECT id FROM players WHERE club_id = ? AND name = ?", (club_id, nm))
+            pid = db.value("SELECT id FROM members WHERE club_id = ? AND name = ?", (club_id, nm))
             if pid is None:     # a rename's old name stays the player's; a new name is a new player
-                pid = db.value("INSERT INTO players (club_id, name) VALUES (?, ?) RETURNING id", (club_id, nm))
+                pid = db.value("INSERT INTO members (club_id, name) VALUES (?, ?) RETURNING id", (club_id, nm))
             db.run("INSERT INTO player_names (club_id, name, player_id) VALUES (?, ?, ?)", (club_id, nm, pid))
             have[nm] = int(pid)
         return have
@@ -333,7 +333,7 @@ class League:
             if other is not None and other != pid:
                 raise LeagueError(f"{club} already has a player {new!r}: if they are one person, merge them "
                                   f"(bower league player merge --club ... {old!r} {new!r})")
-            db.run("UPDATE players SET name = ? WHERE id = ?", (new, pid))
+            db.run("UPDATE members SET name = ? WHERE id = ?", (new, pid))
             if other is None:
                 db.run("INSERT INTO player_names (club_id, name, player_id) VALUES (?, ?, ?)", (cid, new, pid))
             db.run("INSERT INTO identity_log (club_id, at, kind, old, new) VALUES (?, ?, 'rename', ?, ?)",
@@ -363,7 +363,7 @@ class League:
             db.run("UPDATE night_players SET player_id = ? WHERE player_id = ?", (b, a))
             db.run("UPDATE player_names SET player_id = ? WHERE player_id = ?", (b, a))
             db.run("DELETE FROM season_players WHERE player_id = ?", (a,))
-            db.run("DELETE FROM players WHERE id = ?", (a,))
+            db.run("DELETE FROM members WHERE id = ?", (a,))
             for (sid,) in db.rows("SELECT id FROM seasons"):
                 self._recount(int(sid), {int(b)})
             db.run("INSERT INTO identity_log (club_id, at, kind, old, new) VALUES (?, ?, 'merge', ?, ?)",
