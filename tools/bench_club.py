@@ -136,17 +136,20 @@ async def load(port: int, clients: int, per_client: int, limit_s: float) -> tupl
     return times, errors, time.perf_counter() - start
 
 
-def wait_up(port: int, proc, timeout: float = 30.0) -> None:
+def wait_up(port: int, proc, timeout: float = 30.0, what: str = "bower club serve") -> None:
+    """Wait until ``proc`` (``what``) listens on ``port``; SystemExit if it exits or does not within ``timeout``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise SystemExit(f"bower club serve exited: {proc.stdout.read()}")
+            raise SystemExit(f"{what} exited: {proc.stdout.read()}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return
         except OSError:
             time.sleep(0.1)
-    raise SystemExit("bower club serve did not start")
+    proc.kill()
+    proc.communicate(timeout=10)
+    raise SystemExit(f"{what} did not start")
 
 
 def serving(db: Path, port: int):

@@ -45,7 +45,6 @@ import argparse
 import http.client
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -56,7 +55,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "host"))      # pgserver (the tests' throw-away PostgreSQL)
 sys.path.insert(0, str(ROOT / "tools"))
 
-from bench_club import pct  # noqa: E402
+from bench_club import pct, stop, wait_up  # noqa: E402
 from bench_club_live import free_port, verdict  # noqa: E402
 
 from bower_host.league import client as lc  # noqa: E402
@@ -126,33 +125,13 @@ def load(lg: League, clubs: list, nights: int, tables: int, rng: random.Random) 
     return time.perf_counter() - t0, rows
 
 
-def serving(spec: str, port: int, timeout: float = 30.0):
+def serving(spec: str, port: int):
     """``bower league serve`` of ``spec`` in its own process, once it listens on ``port``."""
     proc = subprocess.Popen([sys.executable, "-m", "bower_host", "league", "serve", "--db", spec, "--host",
                              "127.0.0.1", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"bower league serve exited: {proc.stdout.read() if proc.stdout else ''}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    proc.communicate(timeout=10)
-    raise SystemExit("bower league serve did not start")
-
-
-def stop(proc) -> str:
-    proc.terminate()
-    try:
-        out, _ = proc.communicate(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate(timeout=10)
-    return out or ""
+    wait_up(port, proc, what="bower league serve")
+    return proc
 
 
 def get_standings(port: int, query: str = "") -> tuple[float, int]:

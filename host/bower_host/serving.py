@@ -104,3 +104,28 @@ def run(server, sock: socket.socket) -> int:
     if server.should_exit:
         raise KeyboardInterrupt
     return 0
+
+
+async def read_body(request, most: int, seconds: float, refuse, what: str = "a request body") -> bytes:
+    """A Starlette request's body: at most ``most`` bytes (by its
+    Content-Length before a byte is read, else as the chunks pass it),
+    whole within ``seconds``; otherwise ``refuse(status, why)`` is raised:
+    413 too big, 408 too slow (``what`` names the body in ``why``)."""
+    import asyncio
+
+    big = f"{what} is at most {most} bytes"
+    n = request.headers.get("content-length")
+    if n is not None and (not (n.isascii() and n.isdigit()) or int(n) > most):
+        raise refuse(413, big)
+    out = bytearray()
+
+    async def read():
+        async for chunk in request.stream():
+            out.extend(chunk)
+            if len(out) > most:
+                raise refuse(413, big)
+    try:
+        await asyncio.wait_for(read(), seconds)
+    except asyncio.TimeoutError:
+        raise refuse(408, f"{what.replace('a ', 'the ', 1)} did not arrive within {seconds:g} s") from None
+    return bytes(out)

@@ -41,6 +41,7 @@ from bower_host.club import phones as ph
 from bower_host.db import Library, LibraryError
 from bower_host.inputs import InputError, load_json
 from bower_host.names import SAFE_ID
+from bower_host.serving import read_body
 
 MAX_BODY = ph.MAX_LOG + 4096
 BODY_SECONDS = 10.0
@@ -168,21 +169,7 @@ def _error(status: int, why: str, retry: int | None = None):
 
 
 async def _body(request) -> bytes:
-    n = request.headers.get("content-length")
-    if n is not None and (not (n.isascii() and n.isdigit()) or int(n) > MAX_BODY):
-        raise ph.Refused(413, f"a request body is at most {MAX_BODY} bytes")
-    out = bytearray()
-
-    async def read():
-        async for chunk in request.stream():
-            out.extend(chunk)
-            if len(out) > MAX_BODY:
-                raise ph.Refused(413, f"a request body is at most {MAX_BODY} bytes")
-    try:
-        await asyncio.wait_for(read(), BODY_SECONDS)
-    except asyncio.TimeoutError:
-        raise ph.Refused(408, f"the request body did not arrive within {BODY_SECONDS:g} s") from None
-    return bytes(out)
+    return await read_body(request, MAX_BODY, BODY_SECONDS, ph.Refused)
 
 
 async def _json(request, shape: str) -> dict:

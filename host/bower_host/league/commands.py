@@ -59,20 +59,22 @@ def cmd_new(args) -> int:
     return 0
 
 
+def _say_token(lead: str, token: str) -> int:
+    print(lead)
+    print(token)
+    return 0
+
+
 def cmd_club_add(args) -> int:
     with _open(args) as lg:
         token = lg.add_club(args.name)
-    print(f"Club {args.name!r} added. Its push token (shown only now; keep it at the club):")
-    print(token)
-    return 0
+    return _say_token(f"Club {args.name!r} added. Its push token (shown only now; keep it at the club):", token)
 
 
 def cmd_club_token(args) -> int:
     with _open(args) as lg:
         token = lg.new_token(args.name)
-    print(f"A new push token for {args.name!r} (the old one no longer works):")
-    print(token)
-    return 0
+    return _say_token(f"A new push token for {args.name!r} (the old one no longer works):", token)
 
 
 def cmd_club_list(args) -> int:

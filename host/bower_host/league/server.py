@@ -22,7 +22,6 @@ again stores nothing twice (a night's digest). The database unreachable
 
 from __future__ import annotations
 
-import asyncio
 import html
 import sys
 import threading
@@ -34,6 +33,7 @@ from bower_host.league import standings as ls
 from bower_host.league import summary as su
 from bower_host.league.sqldb import DbError
 from bower_host.league.store import League, LeagueError
+from bower_host.serving import read_body
 
 BODY_SECONDS = 10.0
 #: Players on a page of a season's standings.
@@ -102,21 +102,7 @@ def _error(status: int, why: str, retry: int | None = None):
 
 
 async def _body(request) -> bytes:
-    n = request.headers.get("content-length")
-    if n is not None and (not (n.isascii() and n.isdigit()) or int(n) > su.MAX_BODY):
-        raise Refused(413, f"a push is at most {su.MAX_BODY:,} bytes: push fewer nights at a time")
-    out = bytearray()
-
-    async def read():
-        async for chunk in request.stream():
-            out.extend(chunk)
-            if len(out) > su.MAX_BODY:
-                raise Refused(413, f"a push is at most {su.MAX_BODY:,} bytes: push fewer nights at a time")
-    try:
-        await asyncio.wait_for(read(), BODY_SECONDS)
-    except asyncio.TimeoutError:
-        raise Refused(408, f"the push did not arrive within {BODY_SECONDS:g} s") from None
-    return bytes(out)
+    return await read_body(request, su.MAX_BODY, BODY_SECONDS, Refused, "a push")
 
 
 def _whole(query, name: str, lo: int, hi: int) -> int | None:
