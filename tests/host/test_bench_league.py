@@ -31,7 +31,9 @@ def test_the_quick_league_bench_prints_the_figures_with_their_targets():
     for tag in tags[:1] + tags[2:]:
         assert res[f"{tag}_growth_http"] > 0 and res[f"{tag}_growth_inproc"] > 0, res
     figures = [ln for ln in lines if ln.startswith(("GET /api/standings", "standings(lg)", "a night's push"))]
-    assert len(figures) == 5 * len(tags) - 2, out
+    assert len(figures) == 6 * len(tags) - 2, out          # (one line per engine: the standings after a push)
+    for tag in tags:
+        assert 0 < res[f"{tag}_fresh_standings_http_p99_ms"] < 10_000, res
     for ln in figures:
         assert re.search(r"target (p99 )?<= \d+ ms( at p99)? (met|missed)\)", ln), ln
     assert any(ln.startswith("growth 1 -> 3 clubs") for ln in lines), out

@@ -118,3 +118,41 @@ def test_a_page_of_the_standings_is_the_same_rows_with_the_same_places(site):
             raise AssertionError(bad)
         except urllib.error.HTTPError as e:
             assert e.code == 400 and "whole number" in json.loads(e.read())["error"]
+
+
+def test_the_server_never_answers_standings_older_than_the_league(tmp_path):
+    # Pages and standings are kept between requests (Cache): each change made
+    # elsewhere -- a push by another connection, a season, a rename, a merge --
+    # shows in the very next answer.
+    spec = str(tmp_path / "league.sqlite3")
+    with League.create(spec, "L") as lg:
+        lg.add_club("Moose")
+    names = [f"P{i:03d}" for i in range(8)]
+
+    def get(path):
+        with urllib.request.urlopen(site + path, timeout=10) as r:
+            return r.read().decode()
+
+    def push(key, day):
+        with League.open(spec) as lg:
+            nights = su.check_payload(json.loads(su.payload([_night(key, names, T0 + day * DAY, day)])),
+                                      now=T0 + 99 * DAY)
+            lg.push(lg.club_id("Moose"), nights)
+
+    with running(server(spec, "127.0.0.1", 0)) as site:
+        assert json.loads(get("/api/standings"))["players"] == []
+        push("a", 1)
+        first = json.loads(get("/api/standings"))
+        assert first["season"]["nights"] == 1 and len(first["players"]) == 8
+        assert json.loads(get("/api/standings")) == first             # the same, from the cache
+        push("b", 2)
+        assert json.loads(get("/api/standings"))["season"]["nights"] == 2
+        assert "P000" in get("/club/Moose")
+        with League.open(spec) as lg:
+            lg.rename("Moose", "P000", "Zed")
+        assert "Zed" in get("/club/Moose") and "Zed" in get("/")
+        assert any(r["player"] == "Zed" for r in json.loads(get("/api/standings"))["players"])
+        with League.open(spec) as lg:
+            lg.add_season("S", T0, T0 + 2 * DAY, min_nights=1)
+        assert json.loads(get("/api/standings?season=S"))["season"]["nights"] == 1
+        assert "/season/S" in get("/")

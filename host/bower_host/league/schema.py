@@ -76,10 +76,15 @@ _V1 = [
         best INTEGER,                       -- rule "best": how many nights count
         min_nights INTEGER NOT NULL         -- fewer nights played: listed, not placed
     )""",
-    # Each player's season so far, rewritten for the players of each night pushed.
+    # Each player's season so far, rewritten for the players of each night pushed;
+    # with the names and whether the player is placed, so that the standings are
+    # read in the order of one index (season_order), a page without the rest.
     """CREATE TABLE season_players (
         season_id BIGINT NOT NULL REFERENCES seasons(id) ON DELETE CASCADE,
         player_id BIGINT NOT NULL REFERENCES members(id),
+        name TEXT {bytes} NOT NULL,         -- members.name, kept in step (a rename)
+        club TEXT {bytes} NOT NULL,         -- clubs.name
+        placed INTEGER NOT NULL,            -- 1: nights >= the season's min_nights
         nights INTEGER NOT NULL,
         points INTEGER NOT NULL,            -- every night's points
         score INTEGER NOT NULL,             -- what the season's rule ranks by (x1000 for "average")
@@ -89,6 +94,8 @@ _V1 = [
         best_night INTEGER NOT NULL,
         PRIMARY KEY (season_id, player_id)
     )""",
+    "CREATE INDEX season_order ON season_players (season_id, placed DESC, score DESC, won DESC, loners DESC, "
+    "euchres DESC, name, club)",
     """CREATE TABLE pushes (
         id {id},
         club_id BIGINT NOT NULL REFERENCES clubs(id),

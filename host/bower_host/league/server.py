@@ -23,6 +23,7 @@ again stores nothing twice (a night's digest). The database unreachable
 from __future__ import annotations
 
 import html
+import json
 import sys
 import threading
 import time
@@ -91,6 +92,37 @@ class Leagues:
             for lg in self.all:
                 lg.close()
             self.all.clear()
+
+
+class Cache:
+    """Pages and standings as last made, each kept with the league's
+    ``stamp()`` it was made at: a request whose stamp is the same is
+    answered from here (standings are read far more often than nights
+    arrive), any push, season, rename or merge makes the next one anew."""
+
+    MOST = 256
+
+    def __init__(self):
+        self.items: dict = {}
+        self.lock = threading.Lock()
+
+    def call(self, lg: League, fn, *args):
+        stamp = lg.stamp()
+        key = (fn, args)
+        with self.lock:
+            hit = self.items.get(key)
+            if hit is not None and hit[0] == stamp:
+                return hit[1]
+        out = fn(lg, *args)
+        with self.lock:
+            if len(self.items) >= self.MOST:
+                self.items.pop(next(iter(self.items)))
+            self.items[key] = (stamp, out)
+        return out
+
+
+def _standings_json(lg: League, season, club, limit, offset) -> bytes:
+    return json.dumps(ls.standings(lg, season, club, limit, offset)).encode()
 
 
 def _error(status: int, why: str, retry: int | None = None):
@@ -235,10 +267,11 @@ def _player(lg: League, club: str, name: str) -> str:
 def make_app(spec: str):
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
-    from starlette.responses import HTMLResponse, JSONResponse
+    from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
 
     leagues = Leagues(spec)
+    cache = Cache()
 
     def answer(handler):
         async def wrapped(request):
@@ -275,18 +308,19 @@ def make_app(spec: str):
         offset = _whole(q, "offset", 0, 10_000_000) or 0
         season = _printable(q.get("season"), "season")
         club = _printable(q.get("club"), "club")
-        st = await run_in_threadpool(leagues.call, ls.standings, season, club, limit, offset)
-        return JSONResponse(st, headers={"Cache-Control": "no-store"})
+        body = await run_in_threadpool(leagues.call, cache.call, _standings_json, season, club, limit, offset)
+        return Response(body, media_type="application/json", headers={"Cache-Control": "no-cache"})
 
     async def season_page(request):
         page = _whole(request.query_params, "page", 1, 100_000) or 1
-        text = await run_in_threadpool(leagues.call, _season, _printable(request.path_params["name"], "page"), page)
+        text = await run_in_threadpool(leagues.call, cache.call, _season,
+                                       _printable(request.path_params["name"], "page"), page)
         return HTMLResponse(text, headers={"Cache-Control": "no-cache"})
 
     def page(fn, *keys):
         async def handler(request):
             args = [_printable(request.path_params[k], "page") for k in keys]
-            text = await run_in_threadpool(leagues.call, fn, *args)
+            text = await run_in_threadpool(leagues.call, cache.call, fn, *args)
             return HTMLResponse(text, headers={"Cache-Control": "no-cache"})
         return handler
 

@@ -24,30 +24,23 @@ def standings(lg: League, season: str | None = None, club: str | None = None, li
     its players (places stay the league's); ``limit`` rows from ``offset``
     (a page: the database ranks every player and sends only the page)."""
     sid, name, sclub, starts, ends, rule, best, min_nights = lg.season(season)
-    # Placed players first; RANK gives equals one place (the tie-breaks, host/LEAGUE.md).
-    ranked = (
-        "SELECT p.name AS player, c.name AS club, sp.nights, sp.points, sp.score, sp.won, sp.loners, sp.euchres, "
-        "sp.best_night, CASE WHEN sp.nights >= ? THEN 0 ELSE 1 END AS unplaced, "
-        "RANK() OVER (ORDER BY CASE WHEN sp.nights >= ? THEN 0 ELSE 1 END, sp.score DESC, sp.won DESC, "
-        "sp.loners DESC, sp.euchres DESC) AS place, "
-        "ROW_NUMBER() OVER (ORDER BY CASE WHEN sp.nights >= ? THEN 0 ELSE 1 END, sp.score DESC, sp.won DESC, "
-        "sp.loners DESC, sp.euchres DESC, p.name, c.name) AS n "
-        "FROM season_players sp JOIN members p ON p.id = sp.player_id JOIN clubs c ON c.id = p.club_id "
-        "WHERE sp.season_id = ?")
-    params: list = [min_nights, min_nights, min_nights, sid]
-    sql = f"SELECT player, club, nights, points, score, won, loners, euchres, best_night, unplaced, place " \
-          f"FROM ({ranked}) r"
+    # Placed players first, in the order of the index season_order; RANK gives
+    # equals one place (the tie-breaks, host/LEAGUE.md).
+    order = "placed DESC, score DESC, won DESC, loners DESC, euchres DESC"
+    sql = (f"SELECT name, club, nights, points, score, won, loners, euchres, best_night, placed, "
+           f"RANK() OVER (ORDER BY {order}) AS place FROM season_players WHERE season_id = ?")
+    params: list = [sid]
     if club is not None:
-        sql += " WHERE club = ?"
+        sql = f"SELECT * FROM ({sql}) r WHERE club = ?"
         params.append(club)
-    sql += " ORDER BY n"
+    sql += f" ORDER BY {order}, name, club"
     if limit is not None:
         sql += " LIMIT ? OFFSET ?"
         params += [limit, offset]
-    out = [{"place": None if unplaced else int(place), "player": player, "club": cname, "nights": nights,
+    out = [{"place": int(place) if placed else None, "player": player, "club": cname, "nights": nights,
             "score": lr.shown_score(rule, score), "points": points, "won": won, "loners": loners,
             "euchres": euchres, "best_night": best_night}
-           for player, cname, nights, points, score, won, loners, euchres, best_night, unplaced, place
+           for player, cname, nights, points, score, won, loners, euchres, best_night, placed, place
            in lg.db.rows(sql, params)]
     where = "" if sclub is None else " AND c.name = ?"
     amended = [{"club": c, "night": k, "name": n, "version": v, "pushed_at": at} for c, k, n, v, at in lg.db.rows(

@@ -105,6 +105,14 @@ class League:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    def stamp(self) -> tuple:
+        """What changes whenever a standings could: the last push (a new or
+        amended night), season, rename or merge. Read before the standings,
+        a cache keyed by it never serves standings older than its key."""
+        return self.db.row("SELECT (SELECT COALESCE(MAX(id), 0) FROM pushes), "
+                           "(SELECT COALESCE(MAX(id), 0) FROM seasons), "
+                           "(SELECT COALESCE(MAX(id), 0) FROM identity_log)") or ()
+
     @property
     def name(self) -> str:
         return str(self.db.value("SELECT value FROM league_meta WHERE key = 'name'"))
@@ -253,10 +261,11 @@ class League:
         db = self.db
         if not players:
             return
-        season = db.row("SELECT club_id, starts, ends, rule, best FROM seasons WHERE id = ?", (season_id,))
+        season = db.row("SELECT club_id, starts, ends, rule, best, min_nights FROM seasons WHERE id = ?",
+                        (season_id,))
         if season is None:
             return
-        club, starts, ends, rule, best = season
+        club, starts, ends, rule, best, min_nights = season
         ids = sorted(players)
         for i in range(0, len(ids), 500):
             chunk = ids[i:i + 500]
@@ -270,9 +279,13 @@ class League:
             by: dict = {}
             for pid, *rest in rows:
                 by.setdefault(pid, []).append(rest)
-            db.many("INSERT INTO season_players (season_id, player_id, nights, points, score, won, loners, euchres, "
-                    "best_night) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(season_id, pid, *lr.totals(rule, best, nights)) for pid, nights in by.items()])
+            names = {int(r[0]): (r[1], r[2]) for r in db.rows(
+                f"SELECT m.id, m.name, c.name FROM members m JOIN clubs c ON c.id = m.club_id WHERE m.id IN ({marks})",
+                chunk)}
+            db.many("INSERT INTO season_players (season_id, player_id, name, club, placed, nights, points, score, "
+                    "won, loners, euchres, best_night) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(season_id, pid, *names[int(pid)], int(len(nights) >= min_nights),
+                      *lr.totals(rule, best, nights)) for pid, nights in by.items()])
 
     # ----- seasons -----------------------------------------------------------------------
 
@@ -334,6 +347,7 @@ class League:
                 raise LeagueError(f"{club} already has a player {new!r}: if they are one person, merge them "
                                   f"(bower league player merge --club ... {old!r} {new!r})")
             db.run("UPDATE members SET name = ? WHERE id = ?", (new, pid))
+            db.run("UPDATE season_players SET name = ? WHERE player_id = ?", (new, pid))
             if other is None:
                 db.run("INSERT INTO player_names (club_id, name, player_id) VALUES (?, ?, ?)", (cid, new, pid))
             db.run("INSERT INTO identity_log (club_id, at, kind, old, new) VALUES (?, ?, 'rename', ?, ?)",
