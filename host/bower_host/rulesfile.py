@@ -43,6 +43,10 @@ CLUB_OPTIONS = ("round_hands", "lone_march", "set_loner", "renege_points")
 LINE_MAX = 300
 
 
+#: The engine's rules of options together (farmers_no_call requires farmers).
+_TOGETHER = (error_text("farmers"),)
+
+
 class RulesFileError(CommandError):
     """A file that is no rules file this Bower reads (one line: why)."""
 
@@ -94,7 +98,9 @@ def _option_problem(variant: str, k: str, v) -> str | None:
         # (the engine's `in` takes 9.0 for 9, then cannot deal with it; the
         # device takes what JSON gives, a float)
         return error_text("value", k, allowed, v)
-    return _engine(variant, {k: v})
+    why = _engine(variant, {k: v})
+    # (a rule of options together is told once, when they are checked together)
+    return None if why in _TOGETHER else why
 
 
 def check_preset(i: int, p, earlier: dict | None = None) -> tuple[str | None, list[str]]:
@@ -130,7 +136,7 @@ def check_preset(i: int, p, earlier: dict | None = None) -> tuple[str | None, li
             other = Rules(variant).name if isinstance(variant, str) else None
         except ValueError:
             other = None
-        if other is not None:
+        if other is not None and isinstance(variant, str):
             say(f"variant {shown(variant)} is {other!r} by another name: write {other!r}")
         else:
             say(f"unknown variant {_json(variant)} (one of: {', '.join(variants())})")
