@@ -220,6 +220,9 @@ def rewrite(text: str, only: str | None = None) -> tuple[str, list[str]]:
                           + " around them)")
     found = _BLOCK.findall(text)
     names = [m[0] for m in found]
+    for name, body in found:
+        if _OPEN.search(body):          # the next table's marker comes before this one's end
+            raise MarkerError(f"the table of {name!r} has no {END} after it")
     if len(found) != len(opened) or text.count(END) < len(opened):
         missing = next((n for n in opened if n not in names), opened[-1])
         raise MarkerError(f"the table of {missing!r} has no {END} after it")
