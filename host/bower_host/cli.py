@@ -32,6 +32,7 @@ COMMAND_MODULES = [
     "bower_host.club",
     "bower_host.league",
     "bower_host.web",
+    "bower_host.rulescmd",
 ]
 
 #: Exit status of an unexpected error (a bug): EX_SOFTWARE.

@@ -67,6 +67,8 @@ COMMANDS = [
     (["stats", "--db", "TARGET"], ""),
     (["library", "check", "--db", "TARGET"], ""),
     (["export", "--db", "TARGET", "-o", "-"], ""),
+    (["rules", "check", "TARGET"], ""),
+    (["rules", "show", "--write", "TARGET"], ""),
 ]
 
 
