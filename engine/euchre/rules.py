@@ -172,7 +172,7 @@ class Rules:
             if allowed is None:
                 if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 99:
                     raise ValueError(error_text("number", k, 1, x))
-            elif x not in allowed or (x is True or x is False) != (allowed is _B):
+            elif x not in allowed or type(x) is not type(allowed[0]):     # (9.0 == 9, 1 == True: not the value)
                 raise ValueError(error_text("value", k, allowed, x))
             if x is not False or k not in LATER:
                 opts[k] = x     # (a LATER option off: as if not given)
