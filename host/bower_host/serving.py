@@ -129,3 +129,13 @@ async def read_body(request, most: int, seconds: float, refuse, what: str = "a r
     except asyncio.TimeoutError:
         raise refuse(408, f"{what.replace('a ', 'the ', 1)} did not arrive within {seconds:g} s") from None
     return bytes(out)
+
+
+def json_error(status: int, why: str, retry: int | None = None):
+    """A refusal as the servers' doors answer one: ``{"error": why}`` (one
+    line), never cached, with ``Retry-After`` when ``retry`` is given."""
+    from starlette.responses import JSONResponse
+    headers = {"Cache-Control": "no-store"}
+    if retry is not None:
+        headers["Retry-After"] = str(retry)
+    return JSONResponse({"error": why}, status_code=status, headers=headers)

@@ -41,6 +41,7 @@ from bower_host.club import phones as ph
 from bower_host.db import Library, LibraryError
 from bower_host.inputs import InputError, load_json
 from bower_host.names import SAFE_ID
+from bower_host.serving import json_error as _error
 from bower_host.serving import read_body
 
 MAX_BODY = ph.MAX_LOG + 4096
@@ -158,14 +159,6 @@ def _settle(loop, fut, value, error) -> None:
             else:
                 fut.set_result(value)
     loop.call_soon_threadsafe(done)
-
-
-def _error(status: int, why: str, retry: int | None = None):
-    from starlette.responses import JSONResponse
-    headers = {"Cache-Control": "no-store"}
-    if retry is not None:
-        headers["Retry-After"] = str(retry)
-    return JSONResponse({"error": why}, status_code=status, headers=headers)
 
 
 async def _body(request) -> bytes:

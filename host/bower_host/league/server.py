@@ -34,6 +34,7 @@ from bower_host.league import standings as ls
 from bower_host.league import summary as su
 from bower_host.league.sqldb import DbError
 from bower_host.league.store import League, LeagueError
+from bower_host.serving import json_error as _error
 from bower_host.serving import read_body
 
 BODY_SECONDS = 10.0
@@ -123,14 +124,6 @@ class Cache:
 
 def _standings_json(lg: League, season, club, limit, offset) -> bytes:
     return json.dumps(ls.standings(lg, season, club, limit, offset)).encode()
-
-
-def _error(status: int, why: str, retry: int | None = None):
-    from starlette.responses import JSONResponse
-    headers = {"Cache-Control": "no-store"}
-    if retry is not None:
-        headers["Retry-After"] = str(retry)
-    return JSONResponse({"error": why}, status_code=status, headers=headers)
 
 
 async def _body(request) -> bytes:

@@ -241,9 +241,8 @@ class League:
             f"SELECT name, player_id FROM player_names WHERE club_id = ? AND name IN ({marks})",
             [club_id, *names])}
         for nm in sorted(set(names) - set(have)):
-            pid = db.value("SELECT id FROM members WHERE club_id = ? AND name = ?", (club_id, nm))
-            if pid is None:     # a rename's old name stays the player's; a new name is a new player
-                pid = db.value("INSERT INTO members (club_id, name) VALUES (?, ?) RETURNING id", (club_id, nm))
+            # (every member's name is among player_names: a name not there is a new player)
+            pid = db.value("INSERT INTO members (club_id, name) VALUES (?, ?) RETURNING id", (club_id, nm))
             db.run("INSERT INTO player_names (club_id, name, player_id) VALUES (?, ?, ?)", (club_id, nm, pid))
             have[nm] = int(pid)
         return have
