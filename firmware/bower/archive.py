@@ -56,7 +56,9 @@ def boot(st, r):
     # some 15 KB of heap. The logs first, then what has no log.
     hot = []
     try:
+        new = 2  # (an empty games directory: prepare() made it, then the power went before the first game)
         for p in _names(fs, d):
+            new = 0
             if p[-4:] == ".log" and _gid(p[:-4]):
                 top = max(top, int(p[1:-4]))
                 hot.append(p[:-4])
@@ -83,6 +85,8 @@ def boot(st, r):
         pass
     if e:
         top = max(top, _sum(st)[3])  # the archive's newest game
+        if top:
+            new = 0   # (games were kept: a settings file is missing, not a new device's)
     st.next_no = max(n, top + 1)  # ids are never reused
     # Every game here but the newest goes to the archive when the app is
     # next idle (a power cut stopped its move, or firmware before the archive).

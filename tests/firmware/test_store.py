@@ -152,6 +152,37 @@ def test_a_missing_settings_file_on_a_used_device_is_reported():
     assert s.warnings == ["settings reset: file missing"] and s.settings == DEFAULTS
 
 
+def test_a_new_device_cut_off_while_a_game_was_set_up_is_still_new():
+    # prepare() makes a new device's games directory while the first game
+    # is set up; the power cut before the game starts. Nothing was kept and
+    # nothing lost: no "settings reset" on the next boot (found by the
+    # phone's kill-at-every-press test, BOWER_PHONE_KILLS=99).
+    import bower.archive  # noqa: F401  (prepare runs while the archive is loaded, as in App.warm)
+    fs = FakeFS()
+    s = boot(fs)
+    assert s.prepare() and "/games" in fs.dirs
+    s = boot(fs.reboot())
+    assert s.warnings == [] and s.settings == DEFAULTS
+    assert s.new_game(classic()) == "g0001"
+
+
+def test_a_missing_settings_file_beside_archived_games_is_reported():
+    # An empty games directory is a new device's only while no game was
+    # kept: with the archive's games, a missing settings file is reported.
+    fs = FakeFS()
+    s = boot(fs)
+    played(s, CLASSIC)
+    s.new_game(classic())
+    while s.tidy():        # g0001 to the archive
+        pass
+    for p in [p for p in fs.files if p.startswith("/games/")]:
+        del fs.files[p]
+    del fs.files["/settings"]
+    s = boot(fs.reboot())
+    assert s.warnings == ["settings reset: file missing"]
+    assert s.new_game(classic()) == "g0002"   # (the archive's g0001 is not reused)
+
+
 # ----- recording and resuming ----------------------------------------------
 
 
