@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from test_phone import TOUR, Twin
-from webphone import frame, killable, press, shot, touch_end, touch_start
+from webphone import OUT, frame, killable, press, shot, touch_end, touch_start
 
 # A Five-Handed game to 10 (full entry): B goes alone and takes all five
 # tricks three times (4 points each), ordering up first, then as dealer and
@@ -60,6 +60,15 @@ def _page_logs(page) -> dict[str, list[bytes]]:
         return out;
     }""")
     return {p: bytes(v).split(b"\n")[1:] for p, v in sorted(logs.items())}
+
+
+def _both(page: bytes, twin: bytes, name: str) -> str:
+    # The two screens side by side as text, kept in build/test-output/phone/.
+    from bower_host.screen import halfblocks
+    OUT.mkdir(parents=True, exist_ok=True)
+    path = OUT / f"{name}.txt"
+    path.write_text("the page\n" + halfblocks(page) + "\nthe twin\n" + halfblocks(twin) + "\n")
+    return f"both in {path}"
 
 
 class Course:
@@ -116,8 +125,7 @@ def _play_killing(k, url, tmp: Path, tour: list[str], kills: dict[int, str]):
         else:
             finger = touch_start(page, key)
             if kind != "down":
-                page.wait_for_timeout(60)
-                touch_end(finger)
+                touch_end(finger)       # (at once: see webphone.press)
                 if kind == "late":
                     page.wait_for_timeout(random.Random(i).randrange(0, 40))
         before = course.copy(course.flash)
@@ -137,7 +145,8 @@ def _play_killing(k, url, tmp: Path, tour: list[str], kills: dict[int, str]):
                 continue
             ram, r = course.power_on(flash)
             assert ram == shown, f"killed {kind} press {i + 1} ({key}): the page started again is not on the " \
-                                 f"screen the twin shows powered on with the same inputs kept"
+                                 f"screen the twin shows powered on with the same inputs kept " \
+                                 f"({_both(shown, ram, f'killed-{kind}-{i + 1}')})"
             break
         else:
             raise AssertionError(f"killed {kind} press {i + 1} ({key}): the page started again keeps other "

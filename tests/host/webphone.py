@@ -128,15 +128,20 @@ def settle(page, timeout: float = 10):
     page.wait_for_function("window.bower.settled()", timeout=timeout * 1000)
 
 
-def press(page, key: str, hold_ms: int = 60):
-    """A finger on ``key``'s button for ``hold_ms``, through the DevTools
-    protocol's touch input (Chromium's own touch events), then idle."""
+def press(page, key: str, hold_ms: int = 0):
+    """A finger on ``key``'s button, through the DevTools protocol's touch
+    input (Chromium's own touch events), then idle. A tap (``hold_ms`` 0)
+    lifts as soon as the landing is delivered: the two messages' round
+    trips alone are the tap's length, which on a loaded machine reached a
+    third of a second (UP and DOWN repeat from 400 ms, BACK undoes from
+    600), so no wait is added to them; a hold waits ``hold_ms`` between."""
     box = page.locator(f"#{key}").bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     cdp = page.context.new_cdp_session(page)
     try:
         cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-        page.wait_for_timeout(hold_ms)
+        if hold_ms:
+            page.wait_for_timeout(hold_ms)
         cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     finally:
         cdp.detach()
