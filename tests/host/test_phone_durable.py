@@ -63,7 +63,7 @@ def _page_logs(page) -> dict[str, list[bytes]]:
 
 
 def _both(page: bytes, twin: bytes, name: str) -> str:
-    # The two screens side by side as text, kept in build/test-output/phone/.
+    # The two screens as text, one above the other, kept in build/test-output/phone/.
     from bower_host.screen import halfblocks
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{name}.txt"

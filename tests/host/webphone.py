@@ -135,16 +135,13 @@ def press(page, key: str, hold_ms: int = 0):
     trips alone are the tap's length, which on a loaded machine reached a
     third of a second (UP and DOWN repeat from 400 ms, BACK undoes from
     600), so no wait is added to them; a hold waits ``hold_ms`` between."""
-    box = page.locator(f"#{key}").bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    cdp = page.context.new_cdp_session(page)
+    finger = touch_start(page, key)
     try:
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
         if hold_ms:
             page.wait_for_timeout(hold_ms)
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        touch_end(finger)
     finally:
-        cdp.detach()
+        finger.detach()
     settle(page)
 
 
