@@ -228,12 +228,15 @@ def test_a_phone_reads_the_whole_board_and_finds_its_own_row(club, browser):
     shot(page, f"phone-{w}x{h}-player", (w * 3, h * 3))
     # ... whose link shows your row of the standings, scrolled to and marked.
     page.eval("document.querySelector('.sub a[href^=\"../#p\"]').click(); 1")
-    page.wait(f"location.hash === '#p{me['number']}' && !!document.getElementById('p{me['number']}')")
+    # The board redraws its rows as its stream opens (and on every result):
+    # the row stays marked after that, not only as the link's :target.
+    page.wait(f"location.hash === '#p{me['number']}' && !!document.getElementById('p{me['number']}') "
+              f"&& document.body.getAttribute('data-polls') >= 1")
     top, bottom, bg = page.eval(f"(function(r){{var b = r.getBoundingClientRect(); return [b.top, b.bottom, "
                                 f"getComputedStyle(r.cells[1]).backgroundColor];}})"
                                 f"(document.getElementById('p{me['number']}'))")
     assert 0 <= top and bottom <= h, (top, bottom)
-    assert bg == "rgb(255, 221, 102)"                  # the :target row's colour
+    assert bg == "rgb(255, 221, 102)"                  # the marked row's colour
     assert page.eval(f"document.getElementById('p{me['number']}').cells[1].textContent") == "Flo & Jo"
     shot(page, f"phone-{w}x{h}-my-row", (w * 3, h * 3))
 

@@ -27,7 +27,7 @@ h1{font-size:max(24px,2.6vw);margin:0 0 .15em 0;overflow-wrap:anywhere} h2{font-
 .wrap{display:flex;gap:2vw;align-items:flex-start}
 table{border-collapse:collapse} th,td{padding:.1em .4em;text-align:right;white-space:nowrap}
 th{border-bottom:3px solid #111} td.l,th.l{text-align:left} tr:nth-child(even) td{background:#eef}
-tr:target td{background:#fd6} .short,.key{display:none}
+tr:target td,tr.me td{background:#fd6} .short,.key{display:none}
 #standings{font-size:max(16px,1.45vw)} a{color:inherit;text-decoration:none} td a{text-decoration:underline dotted}
 #round{flex:1;min-width:0}
 .tables{display:grid;grid-template-columns:repeat(auto-fill,minmax(max(150px,12.5vw),1fr));gap:max(6px,.6vw)}
@@ -96,6 +96,7 @@ _SCRIPT = """
   }
   rowPages=count(rowPage); cardPages=count(cardPage); pages=Math.max(rowPages,cardPages);
   var me=target(), i=rs.map(function(e){return e.id;}).indexOf(me);
+  rs.forEach(function(e){e.classList.toggle('me',e.id===me);});
   if(fixed>0) page=Math.min(fixed,pages)-1;
   else if(i>=0) page=rowPage[i];
   else if(page>=pages) page=0;
