@@ -375,6 +375,19 @@ def game_with_taps(catch=None):
 def test_every_tap_counts_through_a_resume_flash_writes_and_redraws():
     if skipped():
         return
+    # Every run must count every tap. Where the taps land follows this
+    # machine's speed (device time is its wall time x FACTOR): a busy machine
+    # moves some out of the redraws. So the game is played up to 3 times
+    # until at least 4 taps have landed inside each kind of work.
+    for run in range(3):
+        where = one_game_with_taps()
+        if where.get("latched", 0) >= 4 and where.get("redraw (I2C)", 0) >= 4:
+            break
+        print("  run %d: too few taps inside the work to count: %r" % (run + 1, where))
+    assert where.get("latched", 0) >= 4 and where.get("redraw (I2C)", 0) >= 4, where
+
+
+def one_game_with_taps():
     seen, taps, oks, before, d = game_with_taps()
     assert fm.irq_errors == [], fm.irq_errors
     # (the interrupts are armed before the store and the app load: a tap
@@ -384,7 +397,6 @@ def test_every_tap_counts_through_a_resume_flash_writes_and_redraws():
     got = (seen.count(K.DOWN), seen.count(K.UP), seen.count(K.OK))
     assert got == n and len(seen) == len(taps.taps) + len(oks), (n, got, seen)
     where = taps.landed()
-    assert where.get("latched", 0) >= 4 and where.get("redraw (I2C)", 0) >= 4, where
     game = APP[0].game
     assert game is not None and game.event_count() > before     # resumed, then played on
     with open(d + "/games/g0001.log", "rb") as f:
@@ -392,3 +404,4 @@ def test_every_tap_counts_through_a_resume_flash_writes_and_redraws():
     assert lines > before + 1, (lines, before)                   # ... and on flash
     print("  %d taps + %d OKs, %d events; interrupts armed at %d ms; landed %r" % (
         len(taps.taps), len(oks), len(seen), ARMED[0], where))
+    return where
