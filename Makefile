@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 NODE_MP := node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs
 
-.PHONY: all setup test sim web bench clean
+.PHONY: all setup test soak sim web bench clean
 
 all: test
 
@@ -42,6 +42,12 @@ $(WHEELHOUSE)/.stamp: $(VENV)/.stamp
 # another. `.venv/bin/pytest` alone runs the suite in one process.
 test: setup $(NODE_MP) $(WHEELHOUSE)/.stamp
 	$(PY) -m pytest -n 2 --dist worksteal
+
+# The long runs make test keeps short: the UI monkey's 250,000 presses
+# with power cuts, and the phone killed at every press of both its games.
+soak: setup $(NODE_MP)
+	BOWER_MONKEY_PRESSES=250000 $(PY) -m pytest -q tests/firmware/test_ui_monkey.py
+	BOWER_PHONE_KILLS=99 $(PY) -m pytest -q tests/host/test_phone_durable.py
 
 sim: setup
 	$(VENV)/bin/bower sim
