@@ -263,8 +263,7 @@ class Syncer:
             out = Outcome(g.id, res.status, describe_game(res.replay), fetched)
             self._mark_synced(g, out)
         else:
-            why = res.message.split(": ", 1)[-1] if res.message else "conflicts with the stored game"
-            out = Outcome(g.id, "refused", f"{why}; nothing stored: the game stays on the device", fetched)
+            out = Outcome(g.id, "refused", f"{res.why}; nothing stored: the game stays on the device", fetched)
         if note:
             out.message += "; " + note
         self.outcomes.append(out)

@@ -298,3 +298,53 @@ def test_a_refused_file_into_a_library_not_made_yet_leaves_nothing(kit, tmp_path
     work.mkdir()
     rc, out, err = bower(*command.split(), "--db", work / "new.sqlite3", bad)
     assert rc == 1 and "bower: " in err and tree(work) == [], (err, tree(work))
+
+
+def _refusal_cases(kit):
+    from bower_host.db import gate
+    good = _log(kit)
+    extra = elog.encode_line("tricks 5").encode() + b"\n"          # a hand that ended scores again
+    return [
+        (gate.TOO_BIG, b"x" * (gate.MAX_LOG_BYTES + 1), {}),
+        (gate.NOT_TEXT, good[:40] + b"\xff" + good[40:], {}),
+        (gate.UNREADABLE, b"a game, honest\n", {}),
+        (gate.TORN, good[:-4], {"salvage": False}),
+        (gate.BAD_ID, with_header(good, device="a/b"), {}),
+        (gate.OTHER_KEY, good, {"key": "g0009"}),
+        (gate.NO_ID, with_header(good, id=...), {}),
+        (gate.OTHER_DEVICE, good, {"device": "0123abcd"}),
+        (gate.ILLEGAL, good + extra, {}),
+        (gate.BAD_NAMES, _log(kit, names=["Ann", "Bob", "Ann", "Di"]), {}),
+        (gate.CONFLICT, with_header(_log(kit, gid="g0002"), started=kit.STARTED + 1), {}),
+        (gate.ADMIT, _log(kit, gid="g0003"), {"admit": "not tonight's round"}),
+    ]
+
+
+def test_each_refusal_carries_the_rule_it_broke_as_a_code_and_its_words_apart(kit, tmp_path):
+    # AddResult.reason: which rule, for callers to tell refusals apart;
+    # AddResult.why: the words, which the message shows after the game's place.
+    # The sync, club result and rebuild read these instead of cutting up the message.
+    from bower_host.db import gate
+    with Library(tmp_path / "lib.sqlite3") as lib:
+        assert lib.add_log(_log(kit, gid="g0002"), None, "g0002.log").status == "new"
+        cases = _refusal_cases(kit)
+        assert {c for c, _, _ in cases} == {v for k, v in vars(gate).items() if k.isupper() and isinstance(v, str)
+                                            and k != "MAX_LOG_BYTES"}, "a code without a case"
+        for code, raw, kw in cases:
+            why = kw.pop("admit", None)
+            if why:
+                def admit(rp, dev, key, why=why):
+                    raise Refused(why)
+                kw["admit"] = admit
+            before = _games(tmp_path / "lib.sqlite3")
+            r = lib.add_log(raw, kw.pop("device", None), "g.log", **kw)
+            assert (r.status, r.reason) == ("refused", code), (code, r)
+            assert r.why and "\n" not in r.why and r.message.endswith(": " + r.why), (code, r)
+            assert r.why == why or why is None, r
+            assert _games(tmp_path / "lib.sqlite3") == before, code
+
+
+def test_no_caller_cuts_up_a_results_words():
+    # (the words are for people: syncer, club attach and rebuild read ``why``)
+    for p in (ROOT / "host" / "bower_host").rglob("*.py"):
+        assert not re.search(r"\.message\.split\(", p.read_text()), p

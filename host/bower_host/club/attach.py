@@ -254,7 +254,7 @@ def attach_file(lib: Library, raw: bytes, name: str, device: str | None = None, 
     if refused:
         raise refused[0]
     if r.status == "refused" or not attached:
-        raise ClubError(r.message.split(": ", 1)[-1])
+        raise ClubError(r.why or r.message)
     return attached[0]
 
 

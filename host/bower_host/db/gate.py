@@ -34,13 +34,31 @@ from bower_host.names import id_problem
 MAX_LOG_BYTES = 4 << 20
 
 
+#: Why a log was refused, as ``Refused.code`` and ``AddResult.reason`` carry
+#: it (the words are for people; a caller tells refusals apart by these).
+TOO_BIG = "too_big"                 # over MAX_LOG_BYTES
+NOT_TEXT = "not_text"               # not UTF-8
+UNREADABLE = "unreadable"           # not a log (euchre.log cannot decode it)
+TORN = "torn"                       # a torn last line where none may be
+BAD_ID = "bad_id"                   # a device or game id that is no id
+OTHER_KEY = "other_key"             # the header names another game than the one listed
+NO_ID = "no_id"                     # no game id, or no device id
+OTHER_DEVICE = "other_device"       # the header names another device than the one it came from
+ILLEGAL = "illegal"                 # the game does not replay: an input breaks a rule
+BAD_NAMES = "bad_names"             # its players cannot be stored
+CONFLICT = "conflict"               # against the library's copy: another game, or not an extension
+ADMIT = "admit"                     # the caller's own check (a club round that does not fit its night)
+
+
 class Refused(Exception):
     """A log the gate will not let in; ``str()`` is the reason, one line;
-    ``where`` the game it says it is (``device/id``), when it says."""
+    ``where`` the game it says it is (``device/id``), when it says; ``code``
+    which rule it broke (TOO_BIG, NOT_TEXT, ...)."""
 
-    def __init__(self, why: str, where: str | None = None):
+    def __init__(self, why: str, where: str | None = None, code: str = ADMIT):
         super().__init__(why)
         self.where = where
+        self.code = code
 
 
 @dataclass
@@ -81,15 +99,15 @@ def vet(raw: bytes, device: str | None, name: str, key: str | None = None, salva
     """
     raw = bytes(raw)
     if len(raw) > MAX_LOG_BYTES:
-        raise Refused(f"{len(raw):,} bytes, more than the {MAX_LOG_BYTES >> 20} MiB a game log can be")
+        raise Refused(f"{len(raw):,} bytes, more than the {MAX_LOG_BYTES >> 20} MiB a game log can be", code=TOO_BIG)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise Refused(f"not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start})") from None
+        raise Refused(f"not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start})", code=NOT_TEXT) from None
     try:
         dec = decode(text, salvage=salvage)
     except elog.LogError as e:
-        raise Refused(f"unreadable log: {e}") from None
+        raise Refused(f"unreadable log: {e}", code=UNREADABLE) from None
     try:
         return _vet_decoded(raw, dec, device, name, key, salvage)
     except Refused as e:
@@ -101,38 +119,38 @@ def vet(raw: bytes, device: str | None, name: str, key: str | None = None, salva
 def _vet_decoded(raw: bytes, dec: Decoded, device: str | None, name: str, key: str | None,
                  salvage: bool) -> Vetted:
     if not salvage and dec.dropped:
-        raise Refused(f"its last line is torn ({dec.dropped})")
+        raise Refused(f"its last line is torn ({dec.dropped})", code=TORN)
     header = dec.header
     for field in ("device", "id"):
         value = header.get(field)
         if value is not None:
             if isinstance(value, bool) or not isinstance(value, (str, int)):
-                raise Refused(f"line 1: header field {field!r} is {_show(value)}, not an id")
+                raise Refused(f"line 1: header field {field!r} is {_show(value)}, not an id", code=BAD_ID)
             why = id_problem(str(value))
             if why:
-                raise Refused(f"line 1: header field {field!r} is {_show(value)}: {why}")
+                raise Refused(f"line 1: header field {field!r} is {_show(value)}: {why}", code=BAD_ID)
     hkey = str(header["id"]) if header.get("id") is not None else None
     if key is not None and hkey is not None and hkey != key:
-        raise Refused(f"the log says it is game {_show(hkey)}, but the device lists it as {key}")
+        raise Refused(f"the log says it is game {_show(hkey)}, but the device lists it as {key}", code=OTHER_KEY)
     key = hkey or key
     if key is None:
-        raise Refused("no game id: its header has none")
+        raise Refused("no game id: its header has none", code=NO_ID)
     hdev = str(header["device"]) if header.get("device") is not None else None
     if device and hdev and hdev != device:
-        raise Refused(f"the header says device {hdev}, but the log came from device {device}")
+        raise Refused(f"the header says device {hdev}, but the log came from device {device}", code=OTHER_DEVICE)
     device = device or hdev
     if not device:
-        raise Refused("no device id: neither given nor in the header")
+        raise Refused("no device id: neither given nor in the header", code=NO_ID)
     why = id_problem(device) or id_problem(key)
     if why:
-        raise Refused(f"{_show(device)}/{_show(key)}: {why}")
+        raise Refused(f"{_show(device)}/{_show(key)}: {why}", code=BAD_ID)
     try:
         rp = replay_decoded(dec)
     except elog.LogError as e:
-        raise Refused(f"does not replay: {e}") from None
+        raise Refused(f"does not replay: {e}", code=ILLEGAL) from None
     why = names_problem(list(rp.game.players))
     if why:
-        raise Refused(f"line 1: {why}")
+        raise Refused(f"line 1: {why}", code=BAD_NAMES)
     return Vetted(raw, hashlib.sha256(raw).hexdigest(), device, key, name, dec, rp)
 
 

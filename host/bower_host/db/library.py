@@ -16,7 +16,7 @@ from euchre import log as elog
 
 from bower_host.db.archive import archive_log, archived_logs, archived_other
 from bower_host.db.errors import LibraryDamaged, LibraryError, check_file_path, is_damage, write_hint
-from bower_host.db.gate import Refused, Vetted, vet
+from bower_host.db.gate import CONFLICT, Refused, Vetted, vet
 from bower_host.db.logs import Replay, decode, hand_row
 from bower_host.db.paths import default_path, real_path, side_path
 from bower_host.db.rows import read_game, read_hand, write_game
@@ -40,6 +40,8 @@ class AddResult:
     damaged: str | None = None      # stored only up to a corrupt line: which, and why
     replay: Replay | None = None    # the replayed game (what was stored)
     damaged_line: int | None = None  # the corrupt line's number (with ``damaged``)
+    why: str = ""                   # refused: the reason in words, without the game's place
+    reason: str = ""                # refused: which rule (bower_host.db.gate's codes: TOO_BIG, ...)
 
     def __str__(self) -> str:
         return f"{self.status}: {self.message}"
@@ -201,7 +203,7 @@ class Library:
             status, gid, said = self._against_stored(v)
             write = admit(v.replay, v.device, v.key) if admit is not None else None
         except Refused as e:
-            return AddResult("refused", None, f"{e.where or where}: {e}")
+            return AddResult("refused", None, f"{e.where or where}: {e}", why=str(e), reason=e.code)
         dec, rp = v.decoded, v.replay
         note = f" (torn last line dropped: {dec.dropped})" if dec.dropped else ""
         if dec.damaged:
@@ -234,7 +236,7 @@ class Library:
             other = archived_other(self.raw_dir, v.device, v.key, v.raw)
             if other is not None:
                 raise Refused(f"the raw archive holds another log of this game that the library lacks ({other}): "
-                              "nothing was stored; run `bower library check`")
+                              "nothing was stored; run `bower library check`", code=CONFLICT)
             return "new", None, ""
         gid = old["id"]
         if old["raw_sha256"] == v.sha:
@@ -247,7 +249,7 @@ class Library:
         if stored.header != header:
             diff = sorted(k for k in set(stored.header) | set(header) if stored.header.get(k) != header.get(k))
             raise Refused(f"a different game with the same id (header differs in: {', '.join(diff)}); the stored "
-                          "game was kept")
+                          "game was kept", code=CONFLICT)
         n_old, n_new = len(o_records), len(records)
         if records[:n_old] == o_records and (n_new > n_old or v.decoded.damaged):
             # Longer, or the same good lines of a damaged log that grew: keep its raw bytes.
@@ -258,7 +260,8 @@ class Library:
             return "duplicate", gid, (f"an older copy ({n_new} lines after the header; the stored one has {n_old}): "
                                       "nothing new")
         at = next(i for i in range(min(n_old, n_new)) if records[i] != o_records[i])
-        raise Refused(f"not an extension of the stored copy (line {at + 2} differs); the stored game was kept")
+        raise Refused(f"not an extension of the stored copy (line {at + 2} differs); the stored game was kept",
+                      code=CONFLICT)
 
     def _summary(self, rp: Replay) -> str:
         g = rp.game

@@ -48,7 +48,7 @@ def rebuild(path: str | os.PathLike | None = None, clock=time.time) -> tuple[Pat
                 r = lib.add_log(f.read_bytes(), f.parent.name, f.name)
                 counts[r.status] = counts.get(r.status, 0) + 1
                 if r.status == "refused":
-                    lost.append((f, r.message.split(": ", 1)[-1]))
+                    lost.append((f, r.why))
                 if r.damaged and r.status != "duplicate":
                     counts["damaged"] = counts.get("damaged", 0) + 1
         with open(tmp, "rb+") as f:
