@@ -62,8 +62,8 @@ class Wire:
                 status, text = r.status, r.read().decode()
             finally:
                 c.close()
-        except OSError:
-            return 0, ""
+        except (OSError, http.client.HTTPException):
+            return 0, ""        # (a reply cut short too: fetch rejects then, as for no reply)
         self.sent += 1
         self.statuses[status] = self.statuses.get(status, 0) + 1
         if self.rng.random() < self.lose:
