@@ -71,6 +71,14 @@ def _both(page: bytes, twin: bytes, name: str) -> str:
     return f"both in {path}"
 
 
+def _tails(page: dict, kept: dict, lost: dict) -> str:
+    # The last three inputs of each log: the page's, the twin's with the
+    # press kept, and without it.
+    def tail(logs):
+        return {p: [line.decode(errors="replace") for line in v[-4:]] for p, v in logs.items()}
+    return f"page {tail(page)}; kept {tail(kept)}; lost {tail(lost)}"
+
+
 class Course:
     """The twin playing ``tour`` beside the phone, with what it showed and
     kept after each press (to find where a restarted game goes on)."""
@@ -150,7 +158,8 @@ def _play_killing(k, url, tmp: Path, tour: list[str], kills: dict[int, str]):
             break
         else:
             raise AssertionError(f"killed {kind} press {i + 1} ({key}): the page started again keeps other "
-                                 f"inputs than the twin with that press kept{'' if kind == 'after' else ' or lost'}")
+                                 f"inputs than the twin with that press kept{'' if kind == 'after' else ' or lost'}"
+                                 f": {_tails(kept, _logs(after), _logs(before))}")
         assert r >= 0, f"killed {kind} press {i + 1} ({key}): the twin powered on is on no screen of the game"
         i = r
     return page, course, restarts
