@@ -97,9 +97,10 @@ def begin(g, a):
     g._ids.append(a)
 
 
-def step(g, a, ends):
+def step(g, a, ends, raised):
     """One quick input of the amendment; the last one amends the hand
-    (``ends``: euchre.game's game_result, which finds the game's end).
+    (``ends``: euchre.game's game_result, which finds the game's end;
+    ``raised``: its raised_target, option raise_target's new target).
     """
     h = g.amending
     if h.phase == P_UP and A.kind_of(a) != A.QUICK:
@@ -107,10 +108,10 @@ def step(g, a, ends):
     h.apply_id(a)   # (refused: nothing changes)
     g._ids.append(a)
     if h.phase == P_DONE:
-        _done(g, h, ends)
+        _done(g, h, ends, raised)
 
 
-def _done(g, h, ends):
+def _done(g, h, ends, raised):
     # Hand ``g.amend_no`` now went as ``h`` did: its record replaced, the
     # totals and the end found again, the change kept in ``last_amend``.
     n, rules = g.amend_no, g.rules
@@ -125,6 +126,7 @@ def _done(g, h, ends):
     was, was_result = list(g.scores), g.result
     scores = list(g.history_base)
     counted, side = g.history_count
+    target = g.history_target
     end = None
     before = scores
     k = g.history_from - 1
@@ -145,7 +147,9 @@ def _done(g, h, ends):
             if counted >= rules.round_hands:
                 end = clubround.result(scores, side)
         else:
-            end = ends(rules, scores, before)
+            if rules.raise_target and res == SCORED:
+                target = raised(scores, target)
+            end = ends(rules, scores, before, target)
         if res != REDEAL:
             dealer = (dealer + 1) % np
         if end:
@@ -156,6 +160,7 @@ def _done(g, h, ends):
     g.last_amend = (n, old, list(h.points), was, list(scores), was_result, end)
     shown = g.hand_no - 1   # (the hand last_hand holds: the last one counted)
     g.scores = scores
+    g.target = target
     g.result = end
     g.hand_no = k + 1
     g.dealer = dealer

@@ -69,6 +69,7 @@ class Game:
         self.dealer = self.first_dealer
         self.hand = Hand(self.rules, self.dealer, self.cards)
         self.scores = list(self.start) if self.start else [0] * self.rules.num_players
+        self.target = self.rules.winning_score  # (option raise_target: raised as the game goes)
         self.hand_no = 1        # number of the hand being played (1-based)
         self.result = None      # (winners, kind) once over
         self.last_hand = None   # the previous finished Hand
@@ -84,6 +85,7 @@ class Game:
         self.history = array("b")
         self.history_from = 1
         self.history_base = list(self.scores)
+        self.history_target = self.target
         self.history_count = (0, 0)
         self.amending = None    # the Hand entered again (an amendment under way)
         self.amend_no = 0       # ... its number
@@ -160,7 +162,7 @@ class Game:
             from euchre import amend   # correcting a finished hand (its inputs first)
             if self.amending is None:
                 return amend.begin(self, a)
-            return amend.step(self, a, game_result)
+            return amend.step(self, a, game_result, raised_target)
         if a == A.ACCEPT and type(a) is int:
             from euchre.clubround import accept   # a club round's result accepted
             return accept(self)
@@ -192,7 +194,9 @@ class Game:
         if h.result == SCORED:
             for p in range(len(h.points)):
                 self.scores[p] += h.points[p]
-            self.result = game_result(self.rules, self.scores, before)
+            if self.rules.raise_target:
+                self.target = raised_target(self.scores, self.target)
+            self.result = game_result(self.rules, self.scores, before, self.target)
         if self.rules.round_hands:
             from euchre.clubround import hand_done
             hand_done(self, h.result != REDEAL, h.result == SCORED and h.points)
@@ -283,6 +287,9 @@ class Game:
         if self.rules.round_hands:
             from euchre.clubround import ck_tail
             ck += ck_tail(self)
+        if self.rules.raise_target:
+            # (the target as raised so far; a hand that raises it ends no game)
+            ck.append(self.target)
         return ck
 
     def restore(self, ck):
@@ -297,6 +304,14 @@ class Game:
             replays the whole log.
         """
         n = self.rules.num_players
+        target = None
+        if self.rules.raise_target:
+            # (its last value: the target so far, 10s over the game's)
+            target = ck[-1] if isinstance(ck, list) and ck else None
+            ws = self.rules.winning_score
+            if type(target) is not int or target < ws or (target - ws) % 10:
+                raise ValueError(error_text("checkpoint", ck))
+            ck = ck[:-1]
         k = len(ck) if isinstance(ck, list) else 0
         count = None
         if self.rules.round_hands:
@@ -323,6 +338,9 @@ class Game:
             self.counted, self.last_side = count
             self.history_count = tuple(count)
             ck = ck + count
+        if target:
+            self.target = self.history_target = target
+            ck = ck + [target]
         self._restored = ck
         self.hand = Hand(self.rules, self.dealer, self.cards)
 
@@ -397,12 +415,13 @@ SHARED = "shared"
 DRAW = "draw"
 
 
-def game_result(rules, scores, before):
+def game_result(rules, scores, before, target=0):
     """``None`` while the game goes on, else ``(winners, kind)``: the seats
     that won (both partners in a partnership) and ``WIN``, ``SHARED`` or
-    ``DRAW``. ``before`` holds the scores at the start of the last hand.
+    ``DRAW``. ``before`` holds the scores at the start of the last hand;
+    ``target`` the points to win now (0: the rules' ``winning_score``).
     """
-    target = rules.winning_score
+    target = target or rules.winning_score
     end = rules.end
     best = max(scores)
     if best < target:
@@ -433,6 +452,17 @@ def game_result(rules, scores, before):
     if len(first) == 1:
         return first, WIN
     return reached, DRAW
+
+
+def raised_target(scores, target):
+    """Option raise_target: the points to win after a hand."""
+    # Two or more at or over the target raise it by 10, as often as that
+    # holds (searchamateur.com's Euchre and Ecarte gives it for its
+    # two-handed game, where one player scores a hand; in Bower only
+    # Three-Handed's two defenders can both reach it).
+    while len(_seats(scores, target)) > 1:
+        target += 10
+    return target
 
 
 def _seats(scores, least):

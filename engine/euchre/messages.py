@@ -16,6 +16,7 @@ _TEXT = {
     "number": "%s must be a whole number from %d to 99, not %r",
     "value": "%s must be one of %r, not %r",
     "farmers": "farmers_nines_only and farmers_no_call require farmers",
+    "raise_target": "play_on and raise_target are two ways to end a tie: choose one",
     "round": "%s is a club round's option: it requires round_hands",
     "round_variant": "a club round is Classic Euchre, not %s",
     "deck": "deck of %d cannot deal %d hands of %d in packets %r",

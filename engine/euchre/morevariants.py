@@ -25,10 +25,11 @@ VARIANTS = {
     # hand, whose march scores 4. A renege costs the offender 2 (4 when the
     # maker declared alone), as in Five-Handed; the game is Call-Your-
     # Partner's (the highest at or over the target wins, ties share; option
-    # play_on).
+    # play_on). Option raise_target (off: not in the log, euchre.rules
+    # LATER): two or more at the target after a hand raise it by 10.
     "three": dict(
         title="Three-Handed Euchre",
-        num_players=3, teams=False, alone=False, renege="offender", end="highest",
+        num_players=3, teams=False, alone=False, renege="offender", end="highest", later=("raise_target",),
         score=(1, 3, 1, 4, 0, 0, 2, 0, 2, 4),
         options=dict(winning_score=10, std=False, min_rank=9, march=3, alone=False,
                      play_on=False)),

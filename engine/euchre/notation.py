@@ -21,6 +21,7 @@ OPTION_LABELS = {
     "march": "March points",
     "alone": "Going alone",
     "misdeal_passes": "Misdeal passes left",
+    "raise_target": "Both reach: target +10",
     "round_hands": "Club round: hands",
     "lone_march": "Club: lone march",
     "set_loner": "Club: set loner",

@@ -40,11 +40,12 @@ OPTIONS = dict(
     farmers_no_call=_B, partners_best=_B, ace_no_face=_B,
     joker=_B, renege_deduct=_B, jokers=_B, four_eights=_B,
     alternate_ending=_B, play_on=_B, min_rank=(9, 7), march=(2, 3), alone=_B,
-    misdeal_passes=_B)
+    misdeal_passes=_B, raise_target=_B)
 # Options every variant takes that came after the game logs began (issue
 # 36), each off by default: ``Rules.options`` (and so a game's log) holds
 # one only when it is on, so a game without it logs, replays and costs the
-# device what it did before.
+# device what it did before. A variant's own later options are its
+# ``later`` (Three-Handed's raise_target), kept the same way.
 LATER = ("misdeal_passes",)
 # (min_rank and alone are also fields of every variant, below: a variant
 # that has them as options sets them, the others keep their own.)
@@ -56,7 +57,7 @@ _BASE = dict(
     num_players=4, teams=True, min_rank=9, extra_cards=(), jokers_in_deck=0,
     hand_size=5, packets=(2, 3), alone=True, call_partner="", perm_upcard="",
     always_stuck=False, throw_in=False, needs_trick=False, twos_and_threes=False,
-    discard_before_call=False, renege="side", end="first_to")
+    discard_before_call=False, renege="side", end="first_to", later=())
 
 # Each variant: its title, how it differs from _BASE, its score
 # table and the options players may set, with their defaults. A score table
@@ -146,6 +147,7 @@ class Rules:
         self.name = key
         self.title = v["title"]
         opts = dict(v["options"])
+        later = LATER + v.get("later", ())
         if options is not None and not isinstance(options, dict):
             raise ValueError(error_text("options", options))
         given = dict(options or {})
@@ -165,7 +167,7 @@ class Rules:
             from euchre.clubround import round_options
             rnd = round_options(key, given)
         for k in given:
-            if k not in opts and k not in LATER:
+            if k not in opts and k not in later:
                 raise ValueError(error_text("option", self.title, k, ", ".join(sorted(opts))))
             x = given[k]
             allowed = OPTIONS[k]
@@ -174,11 +176,12 @@ class Rules:
                     raise ValueError(error_text("number", k, 1, x))
             elif x not in allowed or type(x) is not type(allowed[0]):     # (9.0 == 9, 1 == True: not the value)
                 raise ValueError(error_text("value", k, allowed, x))
-            if x is not False or k not in LATER:
-                opts[k] = x     # (a LATER option off: as if not given)
+            if x is not False or k not in later:
+                opts[k] = x     # (a later option off: as if not given)
         for d in (_BASE, v):  # (v also gives title, score and options)
             for k in d:
                 setattr(self, k, d[k])
+        self.later = later    # (every later option it takes: absent from options while off)
         self.options = opts
         for k in OPTIONS:
             setattr(self, k, opts.get(k, getattr(self, k, False)))
@@ -190,6 +193,8 @@ class Rules:
         if (self.farmers_nines_only or self.farmers_no_call) and not self.farmers:
             raise ValueError(error_text("farmers"))
         if self.play_on:
+            if self.raise_target:
+                raise ValueError(error_text("raise_target"))
             self.end = "lead_by_one"
         if self.alternate_ending:
             self.end = "alternate"
@@ -286,7 +291,7 @@ class Rules:
             base = Rules(self.name).options
             out = "Rules(%r" % self.name
             for k in sorted(self.options):
-                if self.options[k] != base[k]:
+                if self.options[k] != base.get(k, False):
                     out += ", %s=%r" % (k, self.options[k])
             return out + ")"
 

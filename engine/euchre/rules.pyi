@@ -45,6 +45,7 @@ class Rules:
     discard_before_call: bool
     renege: str
     end: str
+    later: tuple[str, ...]   # LATER and the variant's own later options
 
     # The options (those the variant lacks are False).
     winning_score: int
@@ -58,6 +59,7 @@ class Rules:
     partners_best: bool
     ace_no_face: bool
     misdeal_passes: bool
+    raise_target: bool
     joker: bool
     renege_deduct: bool
     jokers: bool

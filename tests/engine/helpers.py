@@ -38,4 +38,4 @@ def fingerprint(g):
     return (tuple(g.scores), g.dealer, g.hand_no, g.result,
             None if g.result else (h.phase, h.current_player(), tuple(h.legal_ids()),
                                    h.trump, h.maker, bytes(h.tricks)),
-            tuple(g._ids))
+            tuple(g._ids), g.target)

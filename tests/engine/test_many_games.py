@@ -35,7 +35,7 @@ OPTIONS = {"classic": ({}, {"joker": True, "defend_alone": True, "partners_best"
            "five": ({}, {"jokers": True, "four_eights": True}),
            "callpartner": ({}, {"std": True}),
            "ultimate": ({},),
-           "three": ({}, {"min_rank": 7, "alone": True}),
+           "three": ({}, {"min_rank": 7, "alone": True}, {"raise_target": True, "winning_score": 5}),
            "six": ({}, {"jokers": True}),
            "two": ({}, {"min_rank": 9, "joker": True})}
 
