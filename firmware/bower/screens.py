@@ -4,7 +4,7 @@
 from bower import gfx, unload
 from bower.keys import UP, DOWN, OK, BACK, BACK_LONG
 from bower.menu import Menu, card_label
-from euchre.rules import Rules, OPTIONS, VARIANTS, LATER, variant_names
+from euchre.rules import Rules, OPTIONS, VARIANTS, variant_names
 
 # The variants for three, six and two players (issue 26), after the four in
 # the variant menu: the names of euchre.morevariants (the host's
@@ -25,7 +25,7 @@ SHORT = {"winning_score": "Play to", "std": "Stick dealer", "canadian": "Canadia
          "alternate_ending": "Alt ending", "play_on": "Play on",
          "round_hands": "Round hands", "lone_march": "Lone march", "set_loner": "Set loner",
          "renege_points": "Renege pts", "min_rank": "Lowest card", "march": "March pts",
-         "alone": "Going alone", "misdeal_passes": "Misdeal pass"}
+         "alone": "Going alone", "misdeal_passes": "Misdeal pass", "raise_target": "Tie +10"}
 # An option that means something else in one variant: its name and help
 # there (Six-Handed's jokers are added, not in place of Five-Handed's 2s).
 _OWN = {("six", "jokers"): ("Jokers", "Adds both jokers as top trumps")}
@@ -178,7 +178,7 @@ def options_menu(app):
     st = app.setup
     opts = st["options"]
     items = [("Next: players", "next")]
-    for k in _keys(opts):
+    for k in _keys(opts, _rules(st["variant"], opts).later):
         items.append((_row(_short(st["variant"], k), opts.get(k, False)), k))
     # Quick score: a setting (bower.quick), kept for the games after.
     items.append((_row("Quick score", bool(app.store.settings.get("quick"))), "quick"))
@@ -189,10 +189,10 @@ def options_menu(app):
     return m
 
 
-def _keys(opts):
-    # The options in order: the variant's, then every variant's later ones
-    # (euchre.rules LATER: absent from ``opts`` while off).
-    return sorted([k for k in opts if k not in LATER]) + list(LATER)
+def _keys(opts, later):
+    # The options in order: the variant's, then the later ones it takes
+    # (Rules.later: absent from ``opts`` while off).
+    return sorted([k for k in opts if k not in later]) + list(later)
 
 
 def _short(variant, k):
@@ -228,7 +228,8 @@ _HELP = {"next": "Choose players, then dealer",
          "min_rank": "Deck: 9s up (24) or 7s up (32)",
          "march": "Points for a march (all five)",
          "alone": "The maker may go alone",
-         "misdeal_passes": "Misdeal: the deal passes left"}
+         "misdeal_passes": "Misdeal: the deal passes left",
+         "raise_target": "Tie at target: it goes up 10"}
 
 
 def _option_pick(app, k):
@@ -257,18 +258,23 @@ def _next_value(st, opts, k, app):
         allowed = _TARGETS if opts[k] in _TARGETS else tuple(sorted(_TARGETS + (opts[k],)))
     elif allowed is True or allowed is False or not isinstance(allowed, tuple):
         allowed = (False, True)
+    later = _rules(st["variant"], opts).later
     x = opts.get(k, False)
     i = allowed.index(x) if x in allowed else -1
     opts[k] = allowed[(i + 1) % len(allowed)]
-    if k in LATER and not opts[k]:
+    if k in later and not opts[k]:
         del opts[k]   # (off: absent, as the Rules keep it)
     try:
         _rules(st["variant"], opts)
     except ValueError:
         # An option combination the rules refuse (the farmers' sub-options
-        # without farmers): keep the value it had, and say why.
+        # without farmers; play on and raise_target, two ends of a tie):
+        # keep the value it had, and say why.
         opts[k] = allowed[i] if i >= 0 else opts[k]
-        app.notify("Sub-options on: turn off first" if k == "farmers" else "Turn Farmers on first")
+        if k in later and not opts[k]:
+            del opts[k]
+        app.notify("Sub-options on: turn off first" if k == "farmers" else
+                   "Turn Farmers on first" if k[:7] == "farmers" else "Play on or Tie +10: one")
 
 
 def players_menu(app):
@@ -489,7 +495,7 @@ def rules_view(rules):
     elif rules.num_players == 6:
         lines.insert(2, "A+C+E vs B+D+F")   # (partners alternate)
     opts = rules.options
-    for k in _keys(opts):
+    for k in _keys(opts, rules.later):
         lines.append(_row(_short(rules.name, k), opts.get(k, False)))
     return Message("Rules", lines)
 

@@ -100,6 +100,12 @@ SCENARIOS.update({
     "rules_misdeal_ultimate": lambda: _path(_keys(drive("ultimate", [], {"misdeal_passes": True}), "O"), ["rules"]),
     "misdeal_passes_classic": lambda: drive("classic", ["redeal"], {"misdeal_passes": True}),
     "misdeal_passes_two": lambda: drive("two", ["up H", "redeal"], {"misdeal_passes": True}),
+    # Three-Handed's raise_target (issue 36): on its options screen, and the
+    # scores after both defenders passed 5 together: "to 15".
+    "options_raise_target_on": lambda: _path(Driver(), ["new", "three", "raise_target"]),
+    "scores_raised_three": lambda: _menu_scores(drive(
+        "three", ["up H", "order", "tricks 0", "up H", "pass", "pass", "order", "tricks 2",
+                  "up H", "pass", "order", "tricks 1"], {"winning_score": 5, "raise_target": True})),
     "game_menu": lambda: _keys(drive("classic", ["up H"]), "O"),
     "scores_five": lambda: _menu_scores(drive("five", ["up S", "pass", "order", "partner JS"] + ["won 2"] * 5)),
     "rules_classic": lambda: _path(_keys(drive("classic", [], {"std": True, "canadian": True}), "O"), ["rules"]),

@@ -24,7 +24,7 @@ from bower.store import Store
 from bower.ui import App
 from bower import keys as K
 from euchre import Rules
-from euchre.rules import LATER
+
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Flo"]
 MORE = ("three", "six", "two")
@@ -96,10 +96,11 @@ def test_each_options_menu_is_the_engines(variant):
     d.choose("new")
     d.choose(variant)
     opts = Rules(variant).options
-    # (then every variant's later options, euchre.rules LATER: absent while off)
-    assert [v for _, v in d.rows()] == ["next"] + sorted(opts) + list(LATER) + ["quick"]
+    # (then the later options it takes, Rules.later: absent while off)
+    later = list(Rules(variant).later)
+    assert [v for _, v in d.rows()] == ["next"] + sorted(opts) + later + ["quick"]
     assert d.app.setup["options"] == opts
-    for k in sorted(opts) + list(LATER):
+    for k in sorted(opts) + later:
         # Every value of every option, round to the first; the engine takes each.
         seen = []
         first = opts.get(k, False)
