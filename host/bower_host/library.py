@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from euchre import Rules
+from euchre.game import raised_target
 from euchre.notation import describe_rules, outcome_text
 from euchre.rules import variant_data
 
@@ -133,6 +134,15 @@ def cmd_show(args: argparse.Namespace) -> int:
     con.print(_table(con, cols, rows, right=("#", "Tricks"), key=("#", "Maker", "Trump", "Tricks", score_head),
                      drop=("Up", "Dealer")))
     con.print(f"Result: {result_text(g)}" + ("" if g["finished"] else f" after {g['hands']} hands"))
+    if rules.raise_target:
+        target, raised = rules.winning_score, []
+        for h in hands:
+            now = raised_target(h["scores"], target)
+            if now != target:
+                raised.append(f"to {now} after hand {h['number']}")
+            target = now
+        con.print("Target raised (two or more reached it together): " + ", ".join(raised) if raised else
+                  "Target never raised (nobody reached it together)")
     if g["dropped"]:
         con.print(f"Note: the log's last line was torn and dropped ({g['dropped']})")
     if g.get("damaged"):

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from euchre.notation import value_label
-from euchre.rules import LATER, MORE_VARIANTS, OPTIONS, Rules, variant_data, variant_names
+from euchre.rules import MORE_VARIANTS, OPTIONS, Rules, variant_data, variant_names
 
 #: Misdeal pass: every variant's (euchre.rules LATER), one text.
 _MISDEAL = ("A misdeal passes the deal to the left instead of the same dealer dealing again (every variant "
@@ -90,6 +90,9 @@ TEXT: dict[str, dict[str, tuple[str, str]]] = {
         "std": ("stick the dealer", "[rarepike]"),
         "play_on": ("instead of a shared win, play on until one player leads", "Bower's choice (as Five-Handed)"),
         "misdeal_passes": _MISDEAL,
+        "raise_target": ("when two or more players have reached the target after a hand, the target goes up by 10 "
+                         "and play goes on (not with play_on)",
+                         "[searchamateur] (written for two players, where only one scores a hand)"),
     },
     "six": {
         "winning_score": _target(10, "[ref6b]"),
@@ -113,9 +116,10 @@ def variants() -> tuple[str, ...]:
 
 
 def accepted(variant: str) -> list[str]:
-    """The options ``variant`` takes: its own (``variant_data``) and every variant's later ones (LATER)."""
+    """The options ``variant`` takes: its own (``variant_data``), then the later ones (``Rules.later``:
+    LATER, every variant's, and the variant's own)."""
     own = list(variant_data(variant)["options"])
-    return own + [k for k in LATER if k not in own]
+    return own + [k for k in Rules(variant).later if k not in own]
 
 
 def device_label(variant: str, option: str) -> str:

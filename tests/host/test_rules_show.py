@@ -18,7 +18,7 @@ from bower_host.db import Library
 from bower_host.rulesdoc import MissingText, accepted, option_rows, rewrite, variants
 from euchre import Rules
 from euchre.notation import value_label
-from euchre.rules import LATER, OPTIONS, VARIANTS, variant_data
+from euchre.rules import OPTIONS, VARIANTS, variant_data
 
 from hostile import bower, refused, tree
 
@@ -63,7 +63,7 @@ def test_every_option_every_variant_takes_has_a_row_with_its_default_and_a_sourc
     tables = _doc_tables(DOC.read_text(encoding="utf-8"))
     assert list(tables) == list(SEVEN)
     for v in SEVEN:
-        took = set(variant_data(v)["options"]) | set(LATER)
+        took = set(variant_data(v)["options"]) | set(Rules(v).later)
         assert set(accepted(v)) == took
         assert set(rulesdoc.TEXT[v]) == took, v
         assert set(tables[v]) == took, v
