@@ -30,7 +30,7 @@
 from euchre import actions as A
 from euchre.actions import IllegalAction
 from euchre.cards import error_text
-from euchre.hand import Hand
+from euchre.hand import Hand, barred_seats
 from euchre.phases import SCORED, REDEAL, P_UP, P_DONE
 
 
@@ -92,7 +92,13 @@ def begin(g, a):
     if g.history[i] == REDEAL:
         raise IllegalAction(error_text("amend_redeal", n))
     g.amend_ck = g.checkpoint()
-    g.amending = Hand(g.rules, g.history[i + 1], False)
+    # (no_late_loners: who may not go alone in it, from the scores before it)
+    before = list(g.history_base)
+    for j in range(0, i, w):
+        if g.history[j] == SCORED:
+            for p in range(w - 2):
+                before[p] += g.history[j + 2 + p]
+    g.amending = Hand(g.rules, g.history[i + 1], False, barred_seats(g.rules, before, g.history_target))
     g.amend_no = n
     g._ids.append(a)
 
@@ -189,7 +195,7 @@ def _done(g, h, ends, raised):
     elif k != shown:
         r = records(g)[k - g.history_from]
         g.last_hand = _Summary(r[1], r[3])
-    g.hand = Hand(rules, dealer, g.cards)
+    g.hand = Hand(rules, dealer, g.cards, barred_seats(rules, scores, target))
 
 
 class _Summary:

@@ -16,7 +16,7 @@ from array import array
 
 from euchre import actions as A
 from euchre.cards import error_text
-from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL, P_DONE, apply_text, _HOST
+from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL, P_DONE, apply_text, barred_seats, _HOST
 
 
 class Game:
@@ -64,12 +64,14 @@ class Game:
                 self.start = list(start)
                 self.scores = list(start)
                 self.history_base = list(start)
+                self.hand.barred = barred_seats(rules, self.scores, self.target)
 
     def _reset(self):
         self.dealer = self.first_dealer
-        self.hand = Hand(self.rules, self.dealer, self.cards)
+        self.hand = Hand(self.rules, self.dealer, self.cards)  # (checks the rules and the dealer)
         self.scores = list(self.start) if self.start else [0] * self.rules.num_players
         self.target = self.rules.winning_score  # (option raise_target: raised as the game goes)
+        self.hand.barred = barred_seats(self.rules, self.scores, self.target)
         self.hand_no = 1        # number of the hand being played (1-based)
         self.result = None      # (winners, kind) once over
         self.last_hand = None   # the previous finished Hand
@@ -208,7 +210,7 @@ class Game:
             self.dealer = (self.dealer + 1) % self.rules.num_players
         self.hand_no += 1
         if self.result is None:
-            self.hand = Hand(self.rules, self.dealer, self.cards)
+            self.hand = self._next_hand()
 
     # ----- events, undo, replay -------------------------------------------
 
@@ -342,7 +344,12 @@ class Game:
             self.target = self.history_target = target
             ck = ck + [target]
         self._restored = ck
-        self.hand = Hand(self.rules, self.dealer, self.cards)
+        self.hand = self._next_hand()
+
+    def _next_hand(self):
+        # The hand the dealer deals now (option no_late_loners: who may not
+        # go alone, from the scores).
+        return Hand(self.rules, self.dealer, self.cards, barred_seats(self.rules, self.scores, self.target))
 
     def header(self):
         """The game's header (first line of its log)."""

@@ -103,8 +103,10 @@ class Hand:
 
     # (Its fields: ``__slots__``, at the end of the class.)
 
-    def __init__(self, rules, dealer=0, cards=False):
-        """A hand of ``rules`` dealt by seat ``dealer``; ``cards``: card mode.
+    def __init__(self, rules, dealer=0, cards=False, barred=0):
+        """A hand of ``rules`` dealt by seat ``dealer``; ``cards``: card mode;
+        ``barred``: the seats that may not go alone, a bit each (option
+        no_late_loners: ``barred_seats``).
 
         :raises ValueError: not a Rules, or no such seat for the dealer.
         """
@@ -116,6 +118,7 @@ class Hand:
             raise ValueError(error_text("dealer", n - 1))
         self.dealer = self.turn = dealer
         self.cards = cards
+        self.barred = barred
         self.out = bytearray(n)     # seats sitting out (a lone hand's partner)
         self.tricks = bytearray(n)  # tricks taken per seat
         self.trick = []             # card mode: cards of the trick in progress
@@ -434,7 +437,10 @@ class Hand:
         """
         r = self.rules
         alone, best, canadian = r.alone, r.partners_best, r.canadian
-        if not alone or r.call_partner:
+        seat = self.maker if self.maker >= 0 else self.turn   # (quick score: the maker named)
+        if not alone or r.call_partner or self.barred >> seat & 1:
+            # (no_late_loners: a barred seat orders with its partner, even
+            # as Canadian's dealer's partner)
             return range(1)
         end = 3 if best else 2
         if self.phase == P_BID1 and canadian and self.turn == (self.dealer + 2) % 4:
@@ -495,13 +501,25 @@ class Hand:
         # would stay in the module's constants) is never built. (Here at the
         # end: the methods above have interned its longer names already, so
         # those cost the device no string objects either.)
-        __slots__ = ["rules", "n", "dealer", "cards", "phase", "turn", "out", "tricks",
+        __slots__ = ["rules", "n", "dealer", "cards", "barred", "phase", "turn", "out", "tricks",
                      "trick", "events", "upcard", "up_suit", "turned_down",
                      "trump", "maker", "alone", "partner", "partner_card", "lone_defender",
                      "picked_up", "turned", "farmer", "twos", "renege", "declarer",
                      "tricks_played", "taken", "bids", "leader", "led", "best", "best_seat", "hands",
                      "kitty", "dealt", "played", "first_lead", "result", "points", "outcome",
                      "_legal", "_lg", "_do", "_eff", "_pow", "_bidders", "_steps", "_nxt", "_val", "_vals"]
+
+
+def barred_seats(rules, scores, target):
+    """Option no_late_loners: the seats that may not go alone, a bit each:
+    those of a side within 2 points of the target ("no loners on 8 or 9"
+    in a game to 10: users.igl.net's league games, docs/RULES.md)."""
+    m = 0
+    if rules.no_late_loners:
+        for p in range(len(scores)):
+            if scores[p] >= target - 2:
+                m |= 1 << p
+    return m
 
 
 # ----- table mode ------------------------------------------------------------

@@ -38,7 +38,7 @@ VARIANTS = {
     # partners sit out and a lone march scores 5; otherwise Classic.
     "six": dict(
         title="Six-Handed Euchre",
-        num_players=6, min_rank=7, perm_upcard="dealer_names",
+        num_players=6, min_rank=7, perm_upcard="dealer_names", later=("no_late_loners",),
         score=(1, 2, 1, 5, 0, 0, 2, 0, 2, 4),
         options=dict(winning_score=10, std=False, jokers=False)),
     # Keller's two-handed game: 32 cards (option min_rank 9: 24), the

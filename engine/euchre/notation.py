@@ -22,6 +22,7 @@ OPTION_LABELS = {
     "alone": "Going alone",
     "misdeal_passes": "Misdeal passes left",
     "raise_target": "Both reach: target +10",
+    "no_late_loners": "No loners at 8 or 9",
     "round_hands": "Club round: hands",
     "lone_march": "Club: lone march",
     "set_loner": "Club: set loner",

@@ -60,6 +60,7 @@ class Rules:
     ace_no_face: bool
     misdeal_passes: bool
     raise_target: bool
+    no_late_loners: bool
     joker: bool
     renege_deduct: bool
     jokers: bool

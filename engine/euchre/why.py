@@ -77,6 +77,8 @@ def _quick(h, p, kind, arg, flag):
         return "how a quick hand ended comes after quick N" + (
             " and the maker's partner" if p == P_QPARTNER else "")
     if how not in h.ways():
+        if h.barred >> h.maker & 1:
+            return _LATE % "that side"
         if r.call_partner:
             return "in %s the maker goes alone at the partner step (alone)" % r.title
         if not r.alone:
@@ -110,6 +112,8 @@ def _explain(h, p, kind, arg, flag):
         return "%s was turned down: it cannot be named in round 2" % SUIT_NAMES[arg]
     if kind in (A.ORDER, A.CALL) and flag not in h.ways():
         # Not a way to make trump now: which option or rule rules it out.
+        if flag and h.barred >> h.turn & 1:
+            return _LATE % ("seat %d's side" % h.turn)
         if not r.alone and "alone" in r.options:
             # Three-Handed: the maker is alone anyway; a declared lone hand
             # is an option (docs/RULES.md)
@@ -178,3 +182,7 @@ def _explain(h, p, kind, arg, flag):
     if kind == A.REVEAL and arg == h.maker:
         return "the maker holding the partner card means no partner: reveal none"
     return None
+
+
+# Option no_late_loners ("no loners on 8 or 9": users.igl.net, docs/RULES.md).
+_LATE = "no loners at 8 or 9: %s is within 2 points of the target (option no_late_loners)"

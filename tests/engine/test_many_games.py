@@ -31,12 +31,13 @@ from helpers import fingerprint
 GAMES = {"classic": 1000, "five": 1000, "callpartner": 1000, "ultimate": 1000, "three": 1000,
          "six": 1000, "two": 1000}
 # Options that change the deck or who plays, so that each run covers them.
-OPTIONS = {"classic": ({}, {"joker": True, "defend_alone": True, "partners_best": True}),
+OPTIONS = {"classic": ({}, {"joker": True, "defend_alone": True, "partners_best": True},
+                       {"no_late_loners": True, "canadian": True}),
            "five": ({}, {"jokers": True, "four_eights": True}),
            "callpartner": ({}, {"std": True}),
            "ultimate": ({},),
            "three": ({}, {"min_rank": 7, "alone": True}, {"raise_target": True, "winning_score": 5}),
-           "six": ({}, {"jokers": True}),
+           "six": ({}, {"jokers": True}, {"no_late_loners": True}),
            "two": ({}, {"min_rank": 9, "joker": True})}
 
 
