@@ -25,7 +25,8 @@ SHORT = {"winning_score": "Play to", "std": "Stick dealer", "canadian": "Canadia
          "alternate_ending": "Alt ending", "play_on": "Play on",
          "round_hands": "Round hands", "lone_march": "Lone march", "set_loner": "Set loner",
          "renege_points": "Renege pts", "min_rank": "Lowest card", "march": "March pts",
-         "alone": "Going alone", "misdeal_passes": "Misdeal pass", "raise_target": "Tie +10"}
+         "alone": "Going alone", "misdeal_passes": "Misdeal pass", "raise_target": "Tie +10",
+         "no_late_loners": "No lone 8-9"}
 # An option that means something else in one variant: its name and help
 # there (Six-Handed's jokers are added, not in place of Five-Handed's 2s).
 _OWN = {("six", "jokers"): ("Jokers", "Adds both jokers as top trumps")}
@@ -229,7 +230,8 @@ _HELP = {"next": "Choose players, then dealer",
          "march": "Points for a march (all five)",
          "alone": "The maker may go alone",
          "misdeal_passes": "Misdeal: the deal passes left",
-         "raise_target": "Tie at target: it goes up 10"}
+         "raise_target": "Tie at target: it goes up 10",
+         "no_late_loners": "No loners 2 short of target"}
 
 
 def _option_pick(app, k):

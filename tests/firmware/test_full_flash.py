@@ -659,6 +659,7 @@ def test_a_monkey_on_a_small_flash(quick_imports):
             app = boot(fs)
             assert shown(app) == ram or ram is None and shown(app) == over, i
             reboots += 1
-    # (The walk itself must reach a full flash often: 861 of the 15,000
-    # presses end on the "Storage full" screen with this seed.)
-    assert fulls > 600 and reboots > 100 and check_logs(fs) >= 1, (fulls, reboots)
+    # (The walk itself must reach a full flash often: 540 of the 15,000
+    # presses end on the "Storage full" screen with this seed; 861 before
+    # Classic's options screen had its no_late_loners row, a step longer.)
+    assert fulls > 300 and reboots > 100 and check_logs(fs) >= 1, (fulls, reboots)

@@ -103,6 +103,8 @@ SCENARIOS.update({
     # Three-Handed's raise_target (issue 36): on its options screen, and the
     # scores after both defenders passed 5 together: "to 15".
     "options_raise_target_on": lambda: _path(Driver(), ["new", "three", "raise_target"]),
+    # Classic's no_late_loners (issue 36) on its options screen.
+    "options_no_late_loners_on": lambda: _path(Driver(), ["new", "classic", "no_late_loners"]),
     "scores_raised_three": lambda: _menu_scores(drive(
         "three", ["up H", "order", "tricks 0", "up H", "pass", "pass", "order", "tricks 2",
                   "up H", "pass", "order", "tricks 1"], {"winning_score": 5, "raise_target": True})),
