@@ -100,7 +100,8 @@ UNSUPPORTED = {
 RULESET_OPTIONS = ("std", "winning_score", "canadian", "loner_lead", "defend_alone",
                    "farmers", "partners_best", "joker")
 # Classic options EGN has no name for: a game with one on cannot be exported.
-NO_EGN_NAME = ("farmers_nines_only", "farmers_no_call", "ace_no_face", "renege_deduct", "misdeal_passes")
+NO_EGN_NAME = ("farmers_nines_only", "farmers_no_call", "ace_no_face", "renege_deduct", "misdeal_passes",
+               "no_late_loners")
 
 QUICK_REFUSAL = ("hand %d was entered in quick score (who made trump and how it ended): EGN needs each "
                  "deal's upcard and bids, which quick score does not record")

@@ -22,6 +22,11 @@ from dataclasses import dataclass
 from euchre.notation import value_label
 from euchre.rules import MORE_VARIANTS, OPTIONS, Rules, variant_data, variant_names
 
+#: No loners at 8 or 9: Classic's and Six-Handed's (their Rules.later), one text.
+_LATE = ("A side within 2 points of the target (8 or 9 in a game to 10) may not go alone; its partners "
+         "still make trump together, and Canadian's dealer's partner then orders up with the dealer.",
+         "[igl] (\"NO LONERS ON 8 OR 9\", its games to 10)")
+
 #: Misdeal pass: every variant's (euchre.rules LATER), one text.
 _MISDEAL = ("A misdeal passes the deal to the left instead of the same dealer dealing again (every variant "
             "has this option).", "[Laws] (law 41)")
@@ -60,6 +65,7 @@ TEXT: dict[str, dict[str, tuple[str, str]]] = {
         "renege_deduct": ("A renege takes 2 (or 4) points off the guilty side instead of giving them to the other "
                           "side.", "`seeds/004_...`"),
         "misdeal_passes": _MISDEAL,
+        "no_late_loners": _LATE,
     },
     "five": {
         "winning_score": _target(10, "`seeds/000_...`"),
@@ -99,6 +105,7 @@ TEXT: dict[str, dict[str, tuple[str, str]]] = {
         "jokers": ("both jokers in the deck, the top two trumps", "[ref6a]"),
         "std": ("stick the dealer", "[ref6a] (bidding as the four-handed game)"),
         "misdeal_passes": _MISDEAL,
+        "no_late_loners": _LATE,
     },
     "two": {
         "winning_score": _target(5, "[Cassell]"),

@@ -129,7 +129,8 @@ def test_show_json_has_every_option_its_values_and_the_engines_default():
 def test_show_one_variant():
     rc, out, _ = bower("rules", "show", "--variant", "six", "--format", "json")
     assert rc == 0
-    assert {r["option"] for r in json.loads(out)["options"]} == {"winning_score", "jokers", "std", "misdeal_passes"}
+    assert {r["option"] for r in json.loads(out)["options"]} == {"winning_score", "jokers", "std", "misdeal_passes",
+                                                               "no_late_loners"}
     assert [r["label"] for r in json.loads(out)["options"] if r["option"] == "jokers"] == ["Jokers"]
     rc, out, _ = bower("rules", "show", "--variant", "ultimate")
     assert rc == 0 and [ln.split()[1] for ln in out.splitlines()[1:]] == ["winning_score", "misdeal_passes"]
