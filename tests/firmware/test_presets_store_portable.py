@@ -149,7 +149,7 @@ def test_every_refused_entry_is_one_line_naming_its_rule_the_rest_kept():
     fs, s = device()
     before = others(fs)
     entries = [FRIDAY]
-    for bad, words in BAD:
+    for bad, _words in BAD:
         p = dict(KIDS)
         p.update(bad)
         entries.append(p)
