@@ -103,7 +103,7 @@ def load(st):
                 raise ValueError("name repeated")
             if len(out) == MOST:
                 raise ValueError("more than %d presets" % MOST)
-        except (ValueError, TypeError, KeyError) as e:
+        except ValueError as e:
             bad.append("%s: %s" % (who, e.args[0] if e.args else "not a preset"))
             continue
         names.append(p["name"])
