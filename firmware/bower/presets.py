@@ -1,9 +1,12 @@
-# Presets (issue 36): a name and the whole setup a group plays -- the
-# variant, its options (the engine's short names; ``winning_score`` is the
-# target) and quick score (0 or 1, as the device setting ``quick``).
+# Presets (issue 36): a name and the whole setup a group plays, as a rules
+# file shares it (docs/RULES.md "Rules files", host/bower_host/rulesfile.py):
+# the variant, its options (the engine's short names), the target (the
+# option winning_score) and quick score (true or false; ``setup`` gives the
+# device setting ``quick``, 0 or 1).
 #
-#     ps, refusals = load(st)            # [{"name", "variant", "options", "quick"}, ...]
-#     add(st, "Friday", {"variant": "classic", "options": {"std": True, "winning_score": 11}})
+#     ps, refusals = load(st)     # [{"name", "variant", "options", "quick"[, "target"]}, ...]
+#     add(st, "Friday rules", {"variant": "classic", "options": {"std": True}, "target": 11})
+#     variant, options, quick = setup(ps[0])     # Rules(variant, options); the quick setting
 #
 # One record in the file ``presets`` beside the settings (firmware/STORAGE.md):
 # {"version": 1, "presets": [...]}, in the user's order, replaced whole
@@ -12,23 +15,33 @@
 # read or wrote: nothing here sets the store's state. Imported only where
 # presets are used.
 
-from bower import check_names, unload
+from bower import unload
 from bower.archive import room
 
 VERSION = 1   # raised when a file could hold what an older Bower would refuse
 MOST = 8
+NAME_MAX = 12  # the longest name a row shows (the host's rules files' rule)
 SIZE = 4096   # bytes read: 8 presets with every option of the longest variant set fit (tests)
 NEWER = "presets: from a newer Bower"
-_KEYS = ("name", "variant", "options", "quick")
+_KEYS = ("name", "variant", "options", "target", "quick")
 
 
 def path(st):
     return st.settings_path[:-8] + "presets"
 
 
+def setup(p):
+    # (variant, options, quick setting) of preset ``p``: what Rules and the
+    # device setting ``quick`` take; the target is the option winning_score.
+    o = dict(p.get("options", {}))
+    if "target" in p:
+        o["winning_score"] = p["target"]
+    return p.get("variant"), o, 1 if p.get("quick") else 0
+
+
 def check(p):
-    # The preset ``p`` as kept: a dict of _KEYS ("options" and "quick" may be
-    # left out: none, 0). The setup is what euchre.rules.Rules takes.
+    # The preset ``p`` as kept: its fields ("options" and "quick" may be left
+    # out: none, false; "target": the variant's).
     # :raises ValueError: the rule it breaks.
     if type(p) is not dict:
         raise ValueError("not a preset")
@@ -36,17 +49,22 @@ def check(p):
         if k not in _KEYS:
             raise ValueError("%r: not a field of a preset" % (k,))
     n = p.get("name")
-    try:
-        check_names([n])
-    except ValueError:
-        raise ValueError("name: 1 to 8 printable ASCII characters, no space at either end")
-    v = p.get("variant")
+    if not (isinstance(n, str) and 0 < len(n) <= NAME_MAX and n.strip() and min(n.encode()) >= 32
+            and max(n.encode()) <= 126):
+        raise ValueError("name: 1 to %d printable ASCII characters, not only spaces" % NAME_MAX)
     o = p.get("options", {})
-    q = p.get("quick", 0)
-    _rules(v, o)
-    if type(q) is not int or q not in (0, 1):
-        raise ValueError("quick must be 0 or 1, not %r" % (q,))
-    return {"name": n, "variant": v, "options": dict(o), "quick": q}
+    if type(o) is not dict:
+        raise ValueError("options: not a dict")
+    if "target" in p and "winning_score" in o:
+        raise ValueError("target and options' winning_score are one setting: give it once")
+    q = p.get("quick", False)
+    if type(q) is not bool:
+        raise ValueError("quick must be true or false, not %r" % (q,))
+    _rules(*setup(p)[:2])
+    out = {"name": n, "variant": p["variant"], "options": dict(o), "quick": q}
+    if "target" in p:
+        out["target"] = p["target"]
+    return out
 
 
 def _rules(v, o):
@@ -55,20 +73,20 @@ def _rules(v, o):
     # of the variants for three, six and two players is given back after
     # (the new-game menu loads it for a game of one).
     import sys
-    from euchre.rules import Rules, OPTIONS, variant_names
+    from euchre.rules import Rules, VARIANTS, LATER, variant_names
     had = "euchre.morevariants" in sys.modules
     try:
-        if v not in variant_names():
-            from euchre.morevariants import NAMES
+        d = VARIANTS.get(v) if v in variant_names() else None
+        if d is None:
+            from euchre.morevariants import NAMES, VARIANTS as more
             if not (isinstance(v, str) and v in NAMES):
                 raise ValueError("variant %r: not one Bower has" % (v,))
-        if type(o) is not dict:
-            raise ValueError("options: not a dict")
+            d = more[v]
+        took = d["options"]
         for k in o:
-            if k not in OPTIONS:
+            if k not in took and k not in LATER:
                 from euchre.cards import error_text
-                r = Rules(v)
-                raise ValueError(error_text("option", r.title, k, ", ".join(sorted(r.options))))
+                raise ValueError(error_text("option", d["title"], k, ", ".join(sorted(set(took) | set(LATER)))))
         Rules(v, o)
     finally:
         if not had:
@@ -144,7 +162,8 @@ def _mine(st):
 def add(st, name, setup):
     # Keep ``setup`` (a preset's fields but the name) as preset ``name``: in
     # place of one of that name, else last. Returns the presets.
-    # :raises ValueError: a rule broken or a ninth preset; OSError (see save).
+    # :raises ValueError: a rule broken, a ninth preset or a newer Bower's
+    # file; OSError (see save).
     if type(setup) is not dict:
         raise ValueError("not a preset")
     p = dict(setup)
@@ -154,9 +173,7 @@ def add(st, name, setup):
         if ps[i]["name"] == name:
             ps[i] = p
             return save(st, ps)
-    if len(ps) == MOST:
-        raise ValueError("at most %d presets" % MOST)
-    return save(st, ps + [p])
+    return save(st, ps + [p])   # (a ninth: refused there)
 
 
 def remove(st, name):

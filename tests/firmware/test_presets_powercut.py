@@ -21,11 +21,11 @@ from bower import presets
 from euchre import Game, Rules
 
 P = "/presets"
-FRIDAY = {"name": "Friday", "variant": "classic",
-          "options": {"std": True, "canadian": True, "winning_score": 11}, "quick": 0}
-KIDS = {"name": "Kids", "variant": "three", "options": {"winning_score": 7}, "quick": 1}
-BIG = {"name": "Big", "variant": "ultimate", "options": {}, "quick": 0}
-ALL = {"name": "All", "variant": "classic", "quick": 1, "options": {
+FRIDAY = {"name": "Friday rules", "variant": "classic", "options": {"std": True, "canadian": True},
+          "target": 11, "quick": False}
+KIDS = {"name": "Kids", "variant": "three", "options": {"winning_score": 7}, "quick": True}
+BIG = {"name": "Big", "variant": "ultimate", "options": {}, "quick": False}
+ALL = {"name": "All", "variant": "classic", "quick": True, "options": {
     "winning_score": 99, "std": True, "canadian": True, "loner_lead": "LEFT_OF_LONER", "defend_alone": True,
     "farmers": True, "farmers_nines_only": True, "farmers_no_call": True, "partners_best": True,
     "ace_no_face": True, "joker": True, "renege_deduct": True, "misdeal_passes": True}}
@@ -58,9 +58,9 @@ def state(s, fs):
 CHANGES = (
     ("save", lambda s: presets.save(s, [BIG, ALL, FRIDAY]), [BIG, ALL, FRIDAY]),
     ("add", lambda s: presets.add(s, "Big", {"variant": "ultimate"}), [FRIDAY, KIDS, BIG]),
-    ("replace", lambda s: presets.add(s, "Friday", {"variant": "five"}),
-     [{"name": "Friday", "variant": "five", "options": {}, "quick": 0}, KIDS]),
-    ("remove", lambda s: presets.remove(s, "Friday"), [KIDS]),
+    ("replace", lambda s: presets.add(s, "Friday rules", {"variant": "five"}),
+     [{"name": "Friday rules", "variant": "five", "options": {}, "quick": False}, KIDS]),
+    ("remove", lambda s: presets.remove(s, "Friday rules"), [KIDS]),
 )
 
 
@@ -84,7 +84,7 @@ def test_a_power_cut_anywhere_in_a_change_leaves_the_old_presets_or_the_new(name
         # The next change works from there.
         presets.add(s2, "Next", {"variant": "two"})
         assert presets.load(Store("/", fs=flash.reboot()))[0] == got[0] + [
-            {"name": "Next", "variant": "two", "options": {}, "quick": 0}], cut
+            {"name": "Next", "variant": "two", "options": {}, "quick": False}], cut
     assert seen == {False, True}
 
 

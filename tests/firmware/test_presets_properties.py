@@ -1,8 +1,10 @@
 """Property tests (hypothesis) for bower.presets: whatever the presets file
 holds -- any JSON, near-valid presets, bytes cut short or changed -- load()
 returns, never raises, and changes no other file (nor the presets file);
-what it keeps passes the rules and saves and loads back the same. CPython
-only; the portable file has the scripted cases."""
+what it keeps passes the rules and saves and loads back the same. And the
+device keeps a preset exactly when the host's ``bower rules check`` passes
+it (bower_host.rulesfile), so a shared rules file means the same on both.
+CPython only; the portable file has the scripted cases."""
 
 import sys
 
@@ -17,6 +19,8 @@ from bower import presets
 from euchre import Game, Rules
 from euchre.logline import encode_line
 from euchre.rules import OPTIONS
+from bower_host.rulesfile import check_preset
+from bower_host.rulesdoc import accepted, variants
 
 P = "/presets"
 
@@ -43,14 +47,32 @@ option_values = st.sampled_from([True, False, 0, 1, 5, 99, 100, -1, 9, 7, 2, 3, 
                                  "LEFT_OF_DEALER", None, 10.0]) | json
 options = st.dictionaries(st.sampled_from(sorted(OPTIONS) + ["stick_the_dealer", "round_hands", "x"]),
                           option_values, max_size=6) | json
-entry = st.fixed_dictionaries(
+names = st.sampled_from(["Friday rules", "Kids", "A", " Ann", "x~{}|\\\"y", "Friday night"])
+
+
+def _playable(v):
+    # Presets of variant ``v`` whose every value is one the option takes
+    # (some still refused: farmers_no_call without farmers, a target and a
+    # winning_score).
+    values = {k: st.sampled_from([1, 11, 99]) if OPTIONS[k] is None else st.sampled_from(OPTIONS[k])
+              for k in accepted(v)}
+    return st.fixed_dictionaries({"name": names, "variant": st.just(v)}, optional={
+        "options": st.fixed_dictionaries({}, optional=values), "target": st.integers(1, 99),
+        "quick": st.booleans()})
+
+
+playable = st.sampled_from(variants()).flatmap(_playable)
+preset = playable | playable | st.fixed_dictionaries(
     {}, optional={
-        "name": st.sampled_from(["Friday", "Kids", "A", "Bartholomew", " Ann", ""]) | st.text(max_size=10) | json,
+        "name": st.sampled_from(["Friday rules", "Kids", "A", "Friday nights", " Ann", "", "   ", "Caf\u00e9",
+                                 "a\x1b"]) | st.text(max_size=14) | json,
         "variant": st.sampled_from(["classic", "five", "callpartner", "ultimate", "three", "six", "two",
                                     "5-handed", "Classic", ""]) | json,
         "options": options,
-        "quick": st.sampled_from([0, 1, 2, True, False, None, 1.0]),
-        "extra": json}) | json
+        "target": st.sampled_from([0, 1, 11, 99, 100, 11.0, "11", True, None]),
+        "quick": st.sampled_from([0, 1, True, False, None, 1.0]),
+        "extra": json})
+entry = preset | json
 payload = st.fixed_dictionaries(
     {"version": st.sampled_from([1, 1, 1, 2, 0, -1, "1", None, 1.0, True]) | json,
      "presets": st.lists(entry, max_size=11) | json}) | json
@@ -103,3 +125,17 @@ def test_each_entry_of_a_good_file_is_kept_or_refused_in_one_line(entries):
         assert (ps, bad) == ([], ["presets: file corrupt"])     # (no Bower writes one that long)
     else:
         assert len(ps) + len(bad) == len(entries), (ps, bad)
+
+
+@settings(max_examples=600, deadline=None)
+@given(preset)
+def test_the_device_keeps_a_preset_exactly_when_the_host_passes_it(p):
+    try:
+        kept = presets.check(p)
+    except ValueError as e:
+        kept = None
+        why = e.args[0]
+    name, problems = check_preset(1, p)
+    assert (kept is not None) == (problems == []), (p, problems, None if kept else why)
+    if kept is not None:
+        assert kept == dict(p, options=p.get("options", {}), quick=p.get("quick", False))

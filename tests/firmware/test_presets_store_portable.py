@@ -14,10 +14,10 @@ from euchre.logline import encode_line
 from euchre.rules import OPTIONS, VARIANTS, LATER, variant_names
 
 P = "/presets"
-FRIDAY = {"name": "Friday", "variant": "classic",
-          "options": {"std": True, "canadian": True, "winning_score": 11}, "quick": 0}
-KIDS = {"name": "Kids", "variant": "three", "options": {"winning_score": 7}, "quick": 1}
-ULT = {"name": "Big", "variant": "ultimate", "options": {}, "quick": 0}
+FRIDAY = {"name": "Friday rules", "variant": "classic", "options": {"std": True, "canadian": True},
+          "target": 11, "quick": False}
+KIDS = {"name": "Kids", "variant": "three", "options": {"winning_score": 7}, "quick": True}
+ULT = {"name": "Big", "variant": "ultimate", "options": {}, "quick": False}
 
 
 def raises(fn, *args):
@@ -50,7 +50,7 @@ def others(fs):
     return out
 
 
-def setup(p):
+def but_name(p):
     d = dict(p)
     del d["name"]
     return d
@@ -65,23 +65,27 @@ def test_round_trip_in_order_through_a_reboot():
     assert presets.load(s) == ([KIDS, FRIDAY, ULT], [])
     assert others(fs) == before and s.warnings == []
     assert s.settings["brightness"] == 9 and s.roster == ["Ann", "Bob"] and s.resume()[0].hand.events
-    # A preset's setup is what a game starts from.
-    p = presets.load(s)[0][1]
-    assert Rules(p["variant"], p["options"]).canadian is True
+    # A preset's setup is what a game starts from: Rules', and the quick setting.
+    v, o, q = presets.setup(presets.load(s)[0][1])
+    r = Rules(v, o)
+    assert (r.name, r.canadian, r.std, r.winning_score, q) == ("classic", True, True, 11, 0)
+    v, o, q = presets.setup(KIDS)
+    assert (Rules(v, o).winning_score, q) == (7, 1)
+    assert presets.setup(ULT) == ("ultimate", {}, 0)
 
 
 def test_options_and_quick_may_be_left_out():
     fs, s = device()
     assert presets.add(s, "Plain", {"variant": "five"}) == [
-        {"name": "Plain", "variant": "five", "options": {}, "quick": 0}]
+        {"name": "Plain", "variant": "five", "options": {}, "quick": False}]
 
 
 def test_add_replaces_by_name_in_place_and_remove():
     fs, s = device()
     presets.save(s, [FRIDAY, KIDS])
-    new = dict(FRIDAY, options={"winning_score": 15}, quick=1)
-    assert presets.add(s, "Friday", setup(new)) == [new, KIDS]
-    assert presets.add(s, "Big", setup(ULT)) == [new, KIDS, ULT]
+    new = dict(FRIDAY, options={}, target=15, quick=True)
+    assert presets.add(s, "Friday rules", but_name(new)) == [new, KIDS]
+    assert presets.add(s, "Big", but_name(ULT)) == [new, KIDS, ULT]
     s = Store("/", fs=fs.reboot())
     assert presets.load(s) == ([new, KIDS, ULT], [])
     assert presets.remove(s, "Kids") == [new, ULT]
@@ -98,7 +102,7 @@ def test_a_ninth_is_refused_a_replacement_is_not():
     assert raises(presets.add, s, "P8", {"variant": "classic"}) == "at most 8 presets"
     assert raises(presets.save, s, presets.load(s)[0] + [ULT]) == "at most 8 presets"
     assert bytes(fs.files[P]) == kept and "/presets.tmp" not in fs.files
-    assert len(presets.add(s, "P3", setup(ULT))) == 8
+    assert len(presets.add(s, "P3", but_name(ULT))) == 8
     assert presets.load(s)[0][3] == dict(ULT, name="P3")
 
 
@@ -112,8 +116,8 @@ def test_save_refuses_a_broken_rule_with_its_words_and_writes_nothing():
         p.update(bad)
         e = raises(presets.save, s, [FRIDAY, p])
         assert e.startswith("preset ") and words in e, (bad, e)
-        assert raises(presets.add, s, p.get("name"), setup(p)).endswith(e.split(": ", 1)[1]), bad
-    assert raises(presets.save, s, [FRIDAY, dict(FRIDAY, quick=1)]) == "preset 'Friday': name repeated"
+        assert raises(presets.add, s, p.get("name"), but_name(p)).endswith(e.split(": ", 1)[1]), bad
+    assert raises(presets.save, s, [FRIDAY, dict(FRIDAY, quick=True)]) == "preset 'Friday rules': name repeated"
     assert raises(presets.save, s, [FRIDAY, "Kids"]) == "preset None: not a preset"
     assert raises(presets.save, s, "Friday") == "at most 8 presets"
     assert raises(presets.add, s, "Kids", "classic") == "not a preset"
@@ -125,24 +129,39 @@ BAD = (
     ({"variant": "euchre9"}, "variant 'euchre9': not one Bower has"),
     ({"variant": "5-handed"}, "not one Bower has"),     # (an alias: the host's)
     ({"variant": 3}, "not one Bower has"),
-    ({"options": {"jokers": True}}, "Three-Handed Euchre has no option 'jokers'"),
+    ({"options": {"jokers": True}}, "Three-Handed Euchre has no option 'jokers' (options: alone, march, "
+     "min_rank, misdeal_passes, play_on, std, winning_score)"),
     ({"options": {"stick_the_dealer": True}}, "has no option 'stick_the_dealer'"),   # (a long name: the host's)
     ({"options": {"round_hands": 8}}, "has no option 'round_hands'"),   # (a club round's: not a preset's)
     ({"options": {"winning_score": 100}}, "winning_score must be a whole number from 1 to 99, not 100"),
     ({"options": {"winning_score": True}}, "winning_score must be a whole number"),
+    ({"options": {}, "target": 0}, "winning_score must be a whole number from 1 to 99, not 0"),
+    ({"options": {}, "target": 11.0}, "winning_score must be a whole number"),
+    ({"options": {}, "target": "11"}, "winning_score must be a whole number"),
+    ({"target": 11}, "target and options' winning_score are one setting: give it once"),
+    ({"options": {"min_rank": 9.0}}, "min_rank must be one of"),
     ({"options": {"std": 1}}, "std must be one of"),
     ({"options": {"march": 4}}, "march must be one of"),
     ({"options": {"misdeal_passes": "yes"}}, "misdeal_passes must be one of"),
     ({"options": [1]}, "options: not a dict"),
-    ({"quick": 2}, "quick must be 0 or 1, not 2"),
-    ({"quick": True}, "quick must be 0 or 1"),
-    ({"name": "Bartholomew"}, "name: 1 to 8 printable ASCII characters"),
-    ({"name": ""}, "name: 1 to 8"),
-    ({"name": " Ann"}, "name: 1 to 8"),
-    ({"name": "Zo\u00eb"}, "name: 1 to 8"),
-    ({"name": 7}, "name: 1 to 8"),
+    ({"quick": 1}, "quick must be true or false, not 1"),
+    ({"quick": None}, "quick must be true or false"),
+    ({"name": "Friday nights"}, "name: 1 to 12 printable ASCII characters, not only spaces"),
+    ({"name": ""}, "name: 1 to 12"),
+    ({"name": "   "}, "name: 1 to 12"),
+    ({"name": "Caf\u00e9"}, "name: 1 to 12"),
+    ({"name": "Ann\x1b"}, "name: 1 to 12"),
+    ({"name": 7}, "name: 1 to 12"),
     ({"colour": "red"}, "'colour': not a field of a preset"),
 )
+
+
+def test_a_name_is_what_a_row_shows():
+    fs, s = device()
+    names = ["Friday rules", " Ann", "A", "x" * 12, "Ann & Bob!", "~{}|\\\""]
+    ps = [{"name": n, "variant": "classic"} for n in names]
+    assert [p["name"] for p in presets.save(s, ps)] == names
+    assert [p["name"] for p in presets.load(Store("/", fs=fs.reboot()))[0]] == names
 
 
 def test_every_refused_entry_is_one_line_naming_its_rule_the_rest_kept():
@@ -153,7 +172,7 @@ def test_every_refused_entry_is_one_line_naming_its_rule_the_rest_kept():
         p = dict(KIDS)
         p.update(bad)
         entries.append(p)
-    entries += [KIDS, dict(KIDS, quick=0), "Kids",
+    entries += [KIDS, dict(KIDS, quick=False), "Kids",
                 {"name": "Farm", "variant": "classic", "options": {"farmers_no_call": True}}]
     for i in range(7):
         entries.append(dict(ULT, name="U%d" % i))
@@ -164,7 +183,7 @@ def test_every_refused_entry_is_one_line_naming_its_rule_the_rest_kept():
     for i in range(len(BAD)):
         assert BAD[i][1] in bad[i], (BAD[i], bad[i])
     assert bad[0].startswith("preset 'Kids': variant")
-    i = BAD.index(({"name": 7}, "name: 1 to 8"))
+    i = BAD.index(({"name": 7}, "name: 1 to 12"))
     assert bad[i].startswith("preset %d: name" % (i + 2))    # a name that is none: the entry's place
     assert bad[-4:] == ["preset 'Kids': name repeated", "preset %d: not a preset" % (len(BAD) + 4),
                         "preset 'Farm': farmers_nines_only and farmers_no_call require farmers",
@@ -177,6 +196,7 @@ def test_every_refused_entry_is_one_line_naming_its_rule_the_rest_kept():
 
 def test_a_damaged_foreign_or_short_file_is_refused_and_nothing_else_is_lost():
     good = encode_line({"version": 1, "presets": [FRIDAY, KIDS]}).encode()
+    assert b"Friday" in good
     big = encode_line({"version": 1, "presets": [FRIDAY], "pad": "x" * presets.SIZE}).encode()
     damaged = (b"", b"\x00garbage", b"\xff\xfe\xfd", good[:len(good) // 2], good[:-1] + b"x",
                good.replace(b"Friday", b"Fridax"), good + good, big,
@@ -193,7 +213,7 @@ def test_a_damaged_foreign_or_short_file_is_refused_and_nothing_else_is_lost():
         assert presets.load(s) == ([], ["presets: file corrupt"]), b
         assert s.warnings == [] and others(fs) == before and bytes(fs.files[P]) == b
         assert s.settings["brightness"] == 9 and s.roster == ["Ann", "Bob"] and s.resume(), b
-        assert presets.add(s, "Kids", setup(KIDS)) == [KIDS]     # a new file in its place
+        assert presets.add(s, "Kids", but_name(KIDS)) == [KIDS]     # a new file in its place
         assert presets.load(s) == ([KIDS], [])
     fs, s = device()
     fs.files[P] = bytearray(good)
@@ -205,8 +225,8 @@ def test_a_newer_bowers_file_is_refused_and_kept():
     b = encode_line({"version": presets.VERSION + 1, "presets": [FRIDAY], "more": 1}).encode()
     fs.files[P] = bytearray(b)
     assert presets.load(s) == ([], ["presets: from a newer Bower"])
-    assert raises(presets.add, s, "Kids", setup(KIDS)) == "presets: from a newer Bower"
-    assert raises(presets.remove, s, "Friday") == "presets: from a newer Bower"
+    assert raises(presets.add, s, "Kids", but_name(KIDS)) == "presets: from a newer Bower"
+    assert raises(presets.remove, s, "Friday rules") == "presets: from a newer Bower"
     assert bytes(fs.files[P]) == b
 
 
@@ -223,7 +243,7 @@ def _longest(allowed):
 
 def test_the_largest_file_fits_what_is_read_and_the_smaller_files_read_as_before():
     # Eight presets of the variant with the most options, every option at
-    # its longest value, names of 8 characters that JSON escapes: read
+    # its longest value, names of 12 characters that JSON escapes: read
     # whole (the settings' 1200 bytes would cut it short).
     fs, s = device()
     v = "classic"
@@ -234,7 +254,8 @@ def test_the_largest_file_fits_what_is_read_and_the_smaller_files_read_as_before
     for k in list(VARIANTS[v]["options"]) + list(LATER):
         opts[k] = _longest(OPTIONS[k])
     opts["farmers"] = True      # (farmers_nines_only and farmers_no_call need it)
-    ps = [{"name": '"\\%d"\\"\\"' % i, "variant": v, "options": opts, "quick": 1} for i in range(8)]
+    ps = [{"name": '"\\' * 5 + '"%d' % i, "variant": v, "options": opts, "quick": False} for i in range(8)]
+    assert len(ps[0]["name"]) == presets.NAME_MAX
     assert presets.save(s, ps) == ps
     assert 1200 < len(fs.files[P]) <= presets.SIZE - 256, len(fs.files[P])   # (room for an option more)
     assert presets.load(Store("/", fs=fs.reboot())) == (ps, [])
