@@ -196,7 +196,6 @@ def test_every_refused_entry_is_one_line_naming_its_rule_the_rest_kept():
 
 def test_a_damaged_foreign_or_short_file_is_refused_and_nothing_else_is_lost():
     good = encode_line({"version": 1, "presets": [FRIDAY, KIDS]}).encode()
-    assert b"Friday" in good
     big = encode_line({"version": 1, "presets": [FRIDAY], "pad": "x" * presets.SIZE}).encode()
     damaged = (b"", b"\x00garbage", b"\xff\xfe\xfd", good[:len(good) // 2], good[:-1] + b"x",
                good.replace(b"Friday", b"Fridax"), good + good, big,
