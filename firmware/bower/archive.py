@@ -94,7 +94,7 @@ def boot(st, r):
     if e == "corrupt" or e and not new:
         st.warnings.append("settings reset: file " + e)  # (e is a str here)
         try:
-            _room(st, _save, st)
+            room(st, _save, st)
         except OSError:
             _full(st)  # the defaults hold until a setting is saved
 
@@ -120,7 +120,7 @@ def _full(st):
 FULL = "storage full"
 
 
-def _room(st, fn, *a):
+def room(st, fn, *a):
     # fn(*a), a write; if the flash is full (OSError 28), synced games are
     # removed one at a time (oldest first) and it is tried again.
     while True:
@@ -146,14 +146,14 @@ def _save(st, s=None, r=None, c=None, n=None):
 def save_settings(st, d):
     # :raises ValueError: a value that is not an int.
     s = _settings(d)
-    _room(st, _save, st, s)
+    room(st, _save, st, s)
     st.settings = s
 
 
 def set_clock_offset(st, seconds):
     if type(seconds) is not int:
         raise ValueError("clock: not an int")
-    _room(st, _save, st, None, None, seconds)
+    room(st, _save, st, None, None, seconds)
     st.clock_offset = seconds
 
 
@@ -161,7 +161,7 @@ def set_roster(st, names):
     # :raises ValueError: see bower.check_names; nothing changes.
     from bower import check_names
     r = check_names(names)[:]
-    _room(st, _save, st, None, r)
+    room(st, _save, st, None, r)
     st.roster = r
 
 
@@ -194,7 +194,7 @@ def set_club(st, d):
             pass
         return
     from bower.clubsetup import check
-    _room(st, st.rec_file, st.club_path, check(d))
+    room(st, st.rec_file, st.club_path, check(d))
 
 
 # ----- games -----------------------------------------------------------------
@@ -223,9 +223,9 @@ def new_game(st, game, started=0):
     if c and (c[1]["state"] == "playing" or c[1].get("open")):
         # Finished if it ended (its mark may have found no room), else abandoned.
         end = c[1]["state"] != "playing" or c[0] == st.gid and st.ended
-        _room(st, st.game_state, c[0], "finished" if end else "abandoned")
+        room(st, st.game_state, c[0], "finished" if end else "abandoned")
     gid = "g%04d" % st.next_no
-    _room(st, _save, st, None, None, None, st.next_no + 1)
+    room(st, _save, st, None, None, None, st.next_no + 1)
     st.next_no += 1
     h = header_payload(game)
     c2 = getattr(game, "club", None)
@@ -239,7 +239,7 @@ def new_game(st, game, started=0):
         st.fs.mkdir(st.games_dir)  # not made at boot if the flash was full
     except OSError:
         pass
-    _room(st, st.rec_file, st.games_path + gid, b, ".log")  # the game exists, or not at all
+    room(st, st.rec_file, st.games_path + gid, b, ".log")  # the game exists, or not at all
     st.gid, st.size, st.lines, st.torn, st.ended = gid, len(b), 1, 0, 0
     st.hot.append(gid)   # (the game before goes to the archive when the app is next idle: tidy)
     st.written += 8192   # its log's block and its checkpoint's (free space, roughly)
@@ -432,7 +432,7 @@ def _open(st, gid):
     if info["dropped"]:
         st.warnings.append(gid + " " + info["dropped"])
         try:
-            _room(st, trim_log, st, p, info["size"])
+            room(st, trim_log, st, p, info["size"])
         except OSError:
             # No room to cut it off: the next input does (or is refused).
             st.torn = 1
@@ -476,7 +476,7 @@ def append_again(st, game, p, b, e):
     # game whose end was being undone is finished again), and ``e`` raises.
     try:
         if e.args[0] == 28 and make_room(st, _free(st, 1) + 1):
-            return _room(st, st.append, game, p, b)
+            return room(st, st.append, game, p, b)
     except OSError as x:
         e = x
     if st.ended:
@@ -883,10 +883,10 @@ def mark_many(st, pairs):
                 except OSError:
                     pass
                 if r:
-                    _room(st, st.game_state, gid, None, crc)
+                    room(st, st.game_state, gid, None, crc)
         out.append(r)
     if ids:
-        _room(st, _mark, st, "S", ids)
+        room(st, _mark, st, "S", ids)
         if st.summary:
             st.summary[2] -= len(ids)
     return out

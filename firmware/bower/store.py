@@ -217,14 +217,15 @@ class Store:
         from bower import unload
         unload("bower.archive")
 
-    def rec_file(self, p, x=None, ext=""):
-        # Without ``x``: a small file's payload, None if it is missing
-        # (ValueError if corrupt). With ``x``: write it to a temporary file,
-        # then rename that over ``p + ext``: old or new, never torn.
+    def rec_file(self, p, x=None, ext="", most=1200):
+        # Without ``x``: a small file's payload (its first ``most`` bytes
+        # read), None if it is missing (ValueError if corrupt). With ``x``:
+        # write it to a temporary file, then rename that over ``p + ext``:
+        # old or new, never torn.
         if x is None:
             try:
                 with self.open(p, "rb") as f:  # (a directory: littlefs refuses the open, a browser the read)
-                    b = f.read(1200)
+                    b = f.read(most)
             except OSError:
                 return None
             return decode_line(b.decode())
