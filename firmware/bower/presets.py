@@ -83,10 +83,11 @@ def _rules(v, o):
                 raise ValueError("variant %r: not one Bower has" % (v,))
             d = more[v]
         took = d["options"]
+        later = LATER + d.get("later", ())     # (every variant's, and its own: Rules.later)
         for k in o:
-            if k not in took and k not in LATER:
+            if k not in took and k not in later:
                 from euchre.cards import error_text
-                raise ValueError(error_text("option", d["title"], k, ", ".join(sorted(set(took) | set(LATER)))))
+                raise ValueError(error_text("option", d["title"], k, ", ".join(sorted(set(took) | set(later)))))
         Rules(v, o)
     finally:
         if not had:

@@ -80,6 +80,17 @@ def test_options_and_quick_may_be_left_out():
         {"name": "Plain", "variant": "five", "options": {}, "quick": False}]
 
 
+def test_a_variants_own_later_options_are_kept():
+    # (Rules.later: Three-Handed's raise_target, Classic's no_late_loners)
+    fs, s = device()
+    tie = {"name": "Tie", "variant": "three", "options": {"raise_target": True}, "quick": False}
+    late = {"name": "League", "variant": "classic", "options": {"no_late_loners": True, "std": True},
+            "quick": False}
+    assert presets.save(s, [tie, late]) == [tie, late]
+    assert presets.load(Store("/", fs=fs.reboot())) == ([tie, late], [])
+    assert Rules(*presets.setup(tie)[:2]).raise_target and Rules(*presets.setup(late)[:2]).no_late_loners
+
+
 def test_add_replaces_by_name_in_place_and_remove():
     fs, s = device()
     presets.save(s, [FRIDAY, KIDS])
@@ -130,7 +141,9 @@ BAD = (
     ({"variant": "5-handed"}, "not one Bower has"),     # (an alias: the host's)
     ({"variant": 3}, "not one Bower has"),
     ({"options": {"jokers": True}}, "Three-Handed Euchre has no option 'jokers' (options: alone, march, "
-     "min_rank, misdeal_passes, play_on, std, winning_score)"),
+     "min_rank, misdeal_passes, play_on, raise_target, std, winning_score)"),
+    ({"options": {"no_late_loners": True}}, "Three-Handed Euchre has no option 'no_late_loners'"),   # (Classic's)
+    ({"options": {"raise_target": True, "play_on": True}}, "play_on and raise_target"),
     ({"options": {"stick_the_dealer": True}}, "has no option 'stick_the_dealer'"),   # (a long name: the host's)
     ({"options": {"round_hands": 8}}, "has no option 'round_hands'"),   # (a club round's: not a preset's)
     ({"options": {"winning_score": 100}}, "winning_score must be a whole number from 1 to 99, not 100"),
@@ -250,7 +263,7 @@ def test_the_largest_file_fits_what_is_read_and_the_smaller_files_read_as_before
         if len(VARIANTS[k]["options"]) > len(VARIANTS[v]["options"]):
             v = k
     opts = {}
-    for k in list(VARIANTS[v]["options"]) + list(LATER):
+    for k in list(VARIANTS[v]["options"]) + list(LATER + VARIANTS[v].get("later", ())):
         opts[k] = _longest(OPTIONS[k])
     opts["farmers"] = True      # (farmers_nines_only and farmers_no_call need it)
     ps = [{"name": '"\\' * 5 + '"%d' % i, "variant": v, "options": opts, "quick": False} for i in range(8)]
