@@ -260,6 +260,29 @@ def presses_over_games(variant, games):
     return statistics.mean(per_hand)
 
 
+def preset_presses():
+    # Presses from the New game menu (opened from home) to the first hand's
+    # screen of a game of the first preset: the real UI over the real store
+    # on a fake flash with two presets.
+    from fakefs import FakeFS
+    from bower import keys as K, presets
+    from bower.store import Store
+    fs = FakeFS()
+    st = Store("", fs=fs, device="e6614103e7")
+    st.set_roster(["Ann", "Bob", "Cy", "Di"])
+    presets.save(st, [{"name": "Friday", "variant": "classic", "options": {"std": True}, "target": 11},
+                      {"name": "Kids", "variant": "three", "options": {}, "quick": True}])
+    d = Driver(store=Store("", fs=fs.reboot(), device="e6614103e7"))
+    d.choose("new")
+    n = d.presses
+    while d.app.game is None and d.presses - n < 10:
+        d.press(K.OK)
+    g = d.app.game
+    if g is None or g.rules.winning_score != 11 or g.hand.events:
+        raise SystemExit("presets: OK from New game did not start Friday's game")
+    return d.presses - n
+
+
 def i2c_per_press(variant="five", seed=4):
     from bower.display import Display
     import ssd1306
@@ -351,6 +374,11 @@ def main(argv=None):
     for v in ALL:
         print("  quick, mean over %d seeded games, %-12s %.1f presses/hand"
               % (args.games, v, quick_over_games(v, args.games)))
+    print()
+    print("== Presets: key presses from New game to the first deal ==")
+    n = preset_presses()
+    print("  a preset on flash, its dealer seat A: %d presses (target <= 2 %s)" % (n, "PASS" if n <= 2 else "MISS"))
+    print("RESULT presses_preset_to_first_deal %d" % n)
     print()
     print("== I2C bytes per key press (scripted Five-Handed game, real driver, SSD1306 model) ==")
     full, sizes = i2c_per_press()

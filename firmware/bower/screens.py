@@ -134,10 +134,44 @@ def new_game(app, keep=None):
         app.setup = {"variant": r.name, "options": dict(r.options), "players": list(keep.players)}
         app.push(dealer_menu(app))
         return
-    items = [(VARIANT_LABELS[v], v) for v in variant_names() + MORE]
+    # A group's presets first (bower.presets: OK on one, OK on its dealer,
+    # and the first hand is up), then the variants.
+    items = [(p["name"], ("preset", p)) for p in _presets(app)]
+    items += [(VARIANT_LABELS[v], v) for v in variant_names() + MORE]
     m = Menu("New game", items, _variant_pick)
     m.warm = lambda: _warm_rules(m.value(m.cursor))  # pyright: ignore[reportAttributeAccessIssue]
     app.push(m)
+
+
+def _presets(app):
+    # The presets on flash; the module only while they are read, and only
+    # when there is a file (a refused entry: its rule in a note).
+    st = app.store
+    if not st.has_presets():
+        return []
+    from bower import presets
+    ps, bad = presets.load(st)
+    unload("bower.presets")
+    if bad:
+        app.notify(bad[0])
+    return ps
+
+
+def _preset_pick(app, p):
+    # A preset's setup, its quick score setting, the players of the last
+    # game of as many seats (else the roster's), and the dealer next.
+    from bower import presets
+    v, opts, quick = presets.setup(p)
+    unload("bower.presets")
+    if bool(app.store.settings.get("quick")) != bool(quick) and not set_quick(app, quick):
+        return
+    g = app.game
+    n = _rules(v, opts).num_players
+    app.setup = {"variant": v, "options": opts, "players": list(g.players) if g and len(g.players) == n else None,
+                 "preset": p["name"]}
+    if app.setup["players"] is None:
+        players_menu(app)   # (its default seating)
+    app.push(dealer_menu(app))
 
 
 _CACHE = [None]   # the Rules last asked for
@@ -162,14 +196,18 @@ def _warm_rules(variant):
     # under the cursor, so the OK that picks it finds them built. True if
     # it built them. Not for a variant of MORE: its rules would load
     # euchre.morevariants for a cursor passing over it (UP from Classic
-    # wraps round through them), not only for a game of it.
-    if variant in MORE:
+    # wraps round through them), not only for a game of it. (A preset's
+    # row: its setup is built when picked.)
+    if variant in MORE or type(variant) is tuple:
         return False
     before = _CACHE[0]
     return _rules(variant) is not before
 
 
 def _variant_pick(app, v):
+    if type(v) is tuple:
+        _preset_pick(app, v[1])
+        return
     r = _rules(v)
     app.setup = {"variant": v, "options": dict(r.options), "players": None}
     app.push(options_menu(app))
@@ -303,6 +341,12 @@ def players_menu(app):
 
 def _player_pick(app, seat):
     if seat == "next":
+        if "preset" in app.setup:
+            # (come from a preset's dealer menu: back to it, with these players)
+            app.back()
+            app.stack[-1] = dealer_menu(app)
+            app.dirty = True
+            return
         app.push(dealer_menu(app))
         return
     st = app.setup
@@ -325,12 +369,23 @@ def _player_pick(app, seat):
 
 
 def dealer_menu(app):
+    # (From a preset: the cursor on seat A's player, and the players last,
+    # to change.)
     p = app.setup["players"]
     items = [("Draw: black jack", -1)] + [(p[i] + " deals", i) for i in range(len(p))]
+    if "preset" in app.setup:
+        items.append(("Players...", PLAYERS_ROW))
+        return Menu(gfx.fit(app.setup["preset"], "First dealer"), items, _dealer_pick, 1)
     return Menu("First dealer", items, _dealer_pick)
 
 
+PLAYERS_ROW = -2   # (a preset's dealer menu: to the players, not a seat)
+
+
 def _dealer_pick(app, seat):
+    if seat == PLAYERS_ROW:
+        app.push(players_menu(app))
+        return
     if seat >= 0:
         _start(app, seat)
         return
@@ -503,7 +558,9 @@ def rules_view(rules):
 
 
 def after_game(app):
-    items = [("New game, same", "same"), ("New game", "new"), ("Amend a hand", "amend"), ("Home", "home")]
+    # (Save as preset: DOWN, OK.)
+    items = [("New game, same", "same"), ("Save as preset", "preset"), ("New game", "new"),
+             ("Amend a hand", "amend"), ("Home", "home")]
     return Menu("Game over", items, _after_pick, info=("players: same?",))
 
 
@@ -518,8 +575,42 @@ def _after_pick(app, v):
     elif v == "amend":
         from bower.amend import hands_menu   # (the hand picked: quick score's screens)
         app.push(hands_menu(app))
+    elif v == "preset":
+        save_preset(app, g.rules)
     else:
         app.home()
+
+
+def save_preset(app, rules):
+    # The setup just played as a preset, named by its variant and target
+    # ("Classic 11"; a letter after it when another setup has that name;
+    # the same setup again: kept once). The note says which.
+    from bower import presets
+    o = dict(rules.options)
+    t = o.pop("winning_score")
+    p = {"variant": rules.name, "options": o, "target": t, "quick": bool(app.store.settings.get("quick"))}
+    try:
+        ps = presets.load(app.store)[0]
+        base = VARIANT_LABELS[rules.name][:8] + " %d" % t
+        name = base
+        for c in "bcdefghij":
+            q = [x for x in ps if x["name"] == name]
+            if not q or presets.check(dict(p, name=name)) == q[0]:
+                break
+            name = base + c
+        if len(ps) >= presets.MOST and name not in [x["name"] for x in ps]:
+            app.notify("8 presets: delete one first")
+            return
+        presets.add(app.store, name, p)
+        app.notify("Preset: " + name)
+    except OSError as e:
+        if e.args[0] != 28:
+            raise
+        app.push(storage(app, "Not saved"))
+    except ValueError as e:
+        app.notify(e.args[0] if e.args else "Preset refused")
+    finally:
+        unload("bower.presets")
 
 
 # ----- settings --------------------------------------------------------------------

@@ -138,6 +138,14 @@ class Store:
         """Write the clock offset, then keep it. :raises ValueError, OSError."""
         _archive().set_clock_offset(self, seconds)
 
+    def has_presets(self):
+        """Is a presets file on flash (bower.presets reads it)?"""
+        try:
+            self.fs.stat(self.settings_path[:-8] + "presets")
+            return True
+        except OSError:
+            return False
+
     def has_club(self):
         """Is a club round's setup on flash?"""
         return _archive().has_club(self)

@@ -103,6 +103,9 @@ SCENARIOS.update({
     # Three-Handed's raise_target (issue 36): on its options screen, and the
     # scores after both defenders passed 5 together: "to 15".
     "options_raise_target_on": lambda: _path(Driver(), ["new", "three", "raise_target"]),
+    # Presets (issue 36): first under New game, a preset's dealer menu.
+    "new_game_presets": lambda: _keys(_with_presets(), "o"),
+    "preset_dealer": lambda: _keys(_with_presets(), "oo"),
     # Classic's no_late_loners (issue 36) on its options screen.
     "options_no_late_loners_on": lambda: _path(Driver(), ["new", "classic", "no_late_loners"]),
     "scores_raised_three": lambda: _menu_scores(drive(
@@ -208,6 +211,19 @@ def _exporting(d, games):
     # The board's export hook (bower.webboard's): it says how many games it hands over.
     d.app.info["export"] = lambda: games
     return d
+
+
+def _with_presets():
+    # A device with two presets on its (fake) flash, at home.
+    from fakefs import FakeFS
+    from bower import presets
+    from bower.store import Store
+    fs = FakeFS()
+    st = Store("", fs=fs, device="e6614103e7")
+    st.set_roster(["Ann", "Bob", "Cy", "Di", "Eve"])
+    presets.save(st, [{"name": "Friday rules", "variant": "classic", "options": {"std": True}, "target": 11},
+                      {"name": "Kids", "variant": "three", "options": {}, "quick": True}])
+    return Driver(store=Store("", fs=fs.reboot(), device="e6614103e7"), rand=Rng(7).randrange)
 
 
 def _note(d, text):

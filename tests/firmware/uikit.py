@@ -34,6 +34,9 @@ class MemStore:
     def has_club(self):
         return self.club_setup is not None
 
+    def has_presets(self):
+        return False   # (the presets' UI is tested over a real Store: test_presets_ui.py)
+
     def club(self):
         return self.club_setup and dict(self.club_setup)
 
