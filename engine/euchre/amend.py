@@ -103,10 +103,9 @@ def begin(g, a):
     g._ids.append(a)
 
 
-def step(g, a, ends, raised):
+def step(g, a, ends):
     """One quick input of the amendment; the last one amends the hand
-    (``ends``: euchre.game's game_result, which finds the game's end;
-    ``raised``: its raised_target, option raise_target's new target).
+    (``ends``: euchre.game's game_result, which finds the game's end).
     """
     h = g.amending
     if h.phase == P_UP and A.kind_of(a) != A.QUICK:
@@ -114,10 +113,10 @@ def step(g, a, ends, raised):
     h.apply_id(a)   # (refused: nothing changes)
     g._ids.append(a)
     if h.phase == P_DONE:
-        _done(g, h, ends, raised)
+        _done(g, h, ends)
 
 
-def _done(g, h, ends, raised):
+def _done(g, h, ends):
     # Hand ``g.amend_no`` now went as ``h`` did: its record replaced, the
     # totals and the end found again, the change kept in ``last_amend``.
     n, rules = g.amend_no, g.rules
@@ -154,7 +153,8 @@ def _done(g, h, ends, raised):
                 end = clubround.result(scores, side)
         else:
             if rules.raise_target and res == SCORED:
-                target = raised(scores, target)
+                from euchre.morevariants import raised_target
+                target = raised_target(scores, target)
             end = ends(rules, scores, before, target)
         if res != REDEAL:
             dealer = (dealer + 1) % np
@@ -166,7 +166,8 @@ def _done(g, h, ends, raised):
     g.last_amend = (n, old, list(h.points), was, list(scores), was_result, end)
     shown = g.hand_no - 1   # (the hand last_hand holds: the last one counted)
     g.scores = scores
-    g.target = target
+    if rules.raise_target:
+        g.target = target
     g.result = end
     g.hand_no = k + 1
     g.dealer = dealer

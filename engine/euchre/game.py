@@ -24,6 +24,11 @@ class Game:
 
     accepted = False   # a club round's result accepted (euchre.clubround)
 
+    # Option raise_target: the points to win now, and at ``history_from``
+    # (0, the class's, without the option: the rules' winning_score; a
+    # field only in a game that has it).
+    target = history_target = 0
+
     def __init__(self, rules, players=None, dealer=0, cards=False, start=None):
         """A new game.
 
@@ -64,14 +69,17 @@ class Game:
                 self.start = list(start)
                 self.scores = list(start)
                 self.history_base = list(start)
-                self.hand.barred = barred_seats(rules, self.scores, self.target)
+                if rules.no_late_loners:
+                    self.hand.barred = barred_seats(rules, self.scores, 0)
 
     def _reset(self):
         self.dealer = self.first_dealer
         self.hand = Hand(self.rules, self.dealer, self.cards)  # (checks the rules and the dealer)
         self.scores = list(self.start) if self.start else [0] * self.rules.num_players
-        self.target = self.rules.winning_score  # (option raise_target: raised as the game goes)
-        self.hand.barred = barred_seats(self.rules, self.scores, self.target)
+        if self.rules.raise_target:
+            self.target = self.history_target = self.rules.winning_score
+        if self.rules.no_late_loners:
+            self.hand.barred = barred_seats(self.rules, self.scores, 0)
         self.hand_no = 1        # number of the hand being played (1-based)
         self.result = None      # (winners, kind) once over
         self.last_hand = None   # the previous finished Hand
@@ -87,7 +95,6 @@ class Game:
         self.history = array("b")
         self.history_from = 1
         self.history_base = list(self.scores)
-        self.history_target = self.target
         self.history_count = (0, 0)
         self.amending = None    # the Hand entered again (an amendment under way)
         self.amend_no = 0       # ... its number
@@ -164,7 +171,7 @@ class Game:
             from euchre import amend   # correcting a finished hand (its inputs first)
             if self.amending is None:
                 return amend.begin(self, a)
-            return amend.step(self, a, game_result, raised_target)
+            return amend.step(self, a, game_result)
         if a == A.ACCEPT and type(a) is int:
             from euchre.clubround import accept   # a club round's result accepted
             return accept(self)
@@ -197,6 +204,7 @@ class Game:
             for p in range(len(h.points)):
                 self.scores[p] += h.points[p]
             if self.rules.raise_target:
+                from euchre.morevariants import raised_target
                 self.target = raised_target(self.scores, self.target)
             self.result = game_result(self.rules, self.scores, before, self.target)
         if self.rules.round_hands:
@@ -349,7 +357,8 @@ class Game:
     def _next_hand(self):
         # The hand the dealer deals now (option no_late_loners: who may not
         # go alone, from the scores).
-        return Hand(self.rules, self.dealer, self.cards, barred_seats(self.rules, self.scores, self.target))
+        r = self.rules
+        return Hand(r, self.dealer, self.cards, barred_seats(r, self.scores, self.target) if r.no_late_loners else 0)
 
     def header(self):
         """The game's header (first line of its log)."""
@@ -459,17 +468,6 @@ def game_result(rules, scores, before, target=0):
     if len(first) == 1:
         return first, WIN
     return reached, DRAW
-
-
-def raised_target(scores, target):
-    """Option raise_target: the points to win after a hand."""
-    # Two or more at or over the target raise it by 10, as often as that
-    # holds (searchamateur.com's Euchre and Ecarte gives it for its
-    # two-handed game, where one player scores a hand; in Bower only
-    # Three-Handed's two defenders can both reach it).
-    while len(_seats(scores, target)) > 1:
-        target += 10
-    return target
 
 
 def _seats(scores, least):

@@ -118,7 +118,8 @@ class Hand:
             raise ValueError(error_text("dealer", n - 1))
         self.dealer = self.turn = dealer
         self.cards = cards
-        self.barred = barred
+        if barred or _HOST:
+            self.barred = barred   # (else the class's 0: no field on the device)
         self.out = bytearray(n)     # seats sitting out (a lone hand's partner)
         self.tricks = bytearray(n)  # tricks taken per seat
         self.trick = []             # card mode: cards of the trick in progress
@@ -490,6 +491,9 @@ class Hand:
         m = self.maker
         return ((m + 1) % 4, (m + 3) % 4)
 
+    if not _HOST:
+        barred = 0   # (CPython: a slot, below)
+
     if _HOST:
         # (debugging aids are CPython's only: on the device each costs heap)
         def __repr__(self):
@@ -516,6 +520,7 @@ def barred_seats(rules, scores, target):
     in a game to 10: users.igl.net's league games, docs/RULES.md)."""
     m = 0
     if rules.no_late_loners:
+        target = target or rules.winning_score
         for p in range(len(scores)):
             if scores[p] >= target - 2:
                 m |= 1 << p

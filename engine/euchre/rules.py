@@ -58,7 +58,7 @@ _BASE = dict(
     num_players=4, teams=True, min_rank=9, extra_cards=(), jokers_in_deck=0,
     hand_size=5, packets=(2, 3), alone=True, call_partner="", perm_upcard="",
     always_stuck=False, throw_in=False, needs_trick=False, twos_and_threes=False,
-    discard_before_call=False, renege="side", end="first_to", later=())
+    discard_before_call=False, renege="side", end="first_to")
 
 # Each variant: its title, how it differs from _BASE, its score
 # table and the options players may set, with their defaults. A score table
@@ -115,6 +115,7 @@ def variant_names():
 class Rules:
     """A variant and its options."""
 
+    later = LATER     # the later options it takes (absent from options while off): LATER and its own
     round_hands = 0   # a club round's length (euchre.clubround); 0: a game
     set_loner = 0     # a club round's points for euchring a loner; 0: a euchre's
 
@@ -182,7 +183,8 @@ class Rules:
         for d in (_BASE, v):  # (v also gives title, score and options)
             for k in d:
                 setattr(self, k, d[k])
-        self.later = later    # (every later option it takes: absent from options while off)
+        if later is not LATER:
+            self.later = later    # (every later option it takes; else the class's LATER)
         self.options = opts
         for k in OPTIONS:
             setattr(self, k, opts.get(k, getattr(self, k, False)))

@@ -24,6 +24,7 @@ NAME_MAX = 12  # the longest name a row shows (the host's rules files' rule)
 SIZE = 4096   # bytes read: 8 presets with every option of the longest variant set fit (tests)
 NEWER = "presets: from a newer Bower"
 _KEYS = ("name", "variant", "options", "target", "quick")
+_MORE = ("three", "six", "two")   # (euchre.morevariants' NAMES: loaded by Rules for one of them only)
 
 
 def path(st):
@@ -73,21 +74,16 @@ def _rules(v, o):
     # of the variants for three, six and two players is given back after
     # (the new-game menu loads it for a game of one).
     import sys
-    from euchre.rules import Rules, VARIANTS, LATER, variant_names
+    from euchre.rules import Rules, variant_names
     had = "euchre.morevariants" in sys.modules
     try:
-        d = VARIANTS.get(v) if v in variant_names() else None
-        if d is None:
-            from euchre.morevariants import NAMES, VARIANTS as more
-            if not (isinstance(v, str) and v in NAMES):
-                raise ValueError("variant %r: not one Bower has" % (v,))
-            d = more[v]
-        took = d["options"]
-        later = LATER + d.get("later", ())     # (every variant's, and its own: Rules.later)
+        if not (isinstance(v, str) and (v in variant_names() or v in _MORE)):
+            raise ValueError("variant %r: not one Bower has" % (v,))
+        r = Rules(v)
         for k in o:
-            if k not in took and k not in later:
+            if k not in r.options and k not in r.later:
                 from euchre.cards import error_text
-                raise ValueError(error_text("option", d["title"], k, ", ".join(sorted(set(took) | set(later)))))
+                raise ValueError(error_text("option", r.title, k, ", ".join(sorted(list(r.options) + list(r.later)))))
         Rules(v, o)
     finally:
         if not had:

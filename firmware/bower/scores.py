@@ -17,7 +17,7 @@ class Scores:
         gfx.bar(fb, "Scores: hand %d" % g.hand_no)
         mark = -1 if g.result else g.dealer
         y = standings(app, fb, None, mark)   # (the footer's line)
-        to = "to %d" % g.target
+        to = "to %d" % (g.target or g.rules.winning_score)   # (option raise_target: raised)
         if mark < 0:
             fb.hline(0, y, 128, 1)
             gfx.text(fb, to, 0, 57)

