@@ -287,8 +287,8 @@ class Client:
         for args in requests:
             r = self._request("PRESET", *args)
             if r.words[1:] != [str(args[0])]:
-                raise CorruptReply(f"the device answered PRESET with {show_line(r.raw)}, not OK {args[0]}: the "
-                                   "presets may not be on it; is it a Bower?")
+                raise CorruptReply(f"the device answered PRESET with {show_line(r.raw)}, not OK {args[0]}: is it "
+                                   "a Bower?")
         return n
 
     def club(self, night: str | None, table: int = 0, rnd: int = 0, tables: int = 0, movement: str = "",

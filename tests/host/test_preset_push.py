@@ -189,6 +189,29 @@ def test_firmware_without_preset_is_told_to_update(dev, capsys, monkeypatch):
     assert flash(dev.store) == before
 
 
+@pytest.mark.parametrize("reply, says", [(r, "the device answered PRESET with") for r in ("OK", "OK 2", "OK 1 more",
+                                                                                           "OK 01")]
+                         + [("GAME 1", "unexpected reply to PRESET")])
+def test_a_reply_other_than_ok_i_is_an_error(tmp_path, capsys, reply, says):
+    import zlib
+
+    class Lies(FakeDevice):
+        # Answers preset 1 with ``reply`` (a good CRC), and takes nothing.
+        def _incoming(self, data):
+            line = data.split(b"\n")[0]
+            w = line.split(b" ")
+            if w[2:3] != [b"PRESET"]:
+                return super()._incoming(data)
+            self.requests.append(line)
+            body = b"#B! " + w[1] + b" " + reply.encode()
+            self._raw_write(body + b" %08x\n" % (zlib.crc32(body) & 0xFFFFFFFF))
+
+    with Lies(tmp_path / "flash") as d:
+        assert push(d, rules_file(tmp_path, FILE)) == 1
+    err = one_line(capsys.readouterr().err)
+    assert says in err and 1 <= sent(d) <= 4 and flash(d.store) is None
+
+
 def test_the_simulator_takes_a_push(tmp_path, capsys):
     # bower sim --serve: the same firmware link over its store.
     from bower_host import simdevice
