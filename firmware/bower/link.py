@@ -16,8 +16,8 @@
 #
 # ``feed(data)`` takes raw bytes (partial lines, NULs, garbage: anything) and
 # never raises; KeyboardInterrupt (mpremote's Ctrl-C) still passes. The link
-# only reads the store, except SYNCED, ROSTER and CLOCK with valid arguments;
-# it never touches the game at the table.
+# only reads the store, except SYNCED, ROSTER, CLOCK, CLUB and PRESET with
+# valid arguments; it never touches the game at the table.
 #
 # Heap: a request line is assembled in one preallocated 512-byte buffer; a
 # GET reply holds one chunk (at most 2 KB), its base64 text and a short head.
@@ -70,6 +70,7 @@ class Link:
         self._over = False      # discarding the rest of an overlong line
         self.requests = 0       # request lines with a good CRC (for a debug screen)
         self._quiet = 0         # polls since the host last sent a byte
+        self.presets = None     # a PRESET push under way (bower.protoset)
 
     # ----- input -------------------------------------------------------
 
@@ -123,6 +124,8 @@ class Link:
                 if self._quiet == _TRIM:
                     # The host went quiet: the protocol (the rarely used
                     # part) gives its heap back; the next request loads it.
+                    # A push of presets left unfinished is dropped.
+                    self.presets = None
                     from bower import unload
                     unload("bower.protocol")
                     unload("bower.protoset")

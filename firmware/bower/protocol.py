@@ -1,7 +1,7 @@
 # The requests of the sync protocol (host/PROTOCOL.md), answered for
 # bower.link.Link, which assembles the lines. Loaded when the first request
 # arrives; the link drops it again once the host has been quiet. The
-# commands that change settings (ROSTER, CLOCK, CLUB, DAMAGED) are in
+# commands that change settings (ROSTER, CLOCK, CLUB, PRESET, DAMAGED) are in
 # bower.protoset, loaded when one comes: a sync's first request loads only
 # what a sync uses.
 #
@@ -141,13 +141,13 @@ def _run(lk, tag, cmd, a):
         if r[0] is False:
             raise _Fail("stale", "CRC does not match the game on the device")
         return _ok(lk, tag, "")
-    if cmd in ("ROSTER", "CLOCK", "CLUB", "DAMAGED"):
+    if cmd in ("ROSTER", "CLOCK", "CLUB", "PRESET", "DAMAGED"):
         # The commands that change the device's settings: loaded when one
         # comes (a sync's HELLO, LIST, GET and SYNCED load this module only).
         from bower import protoset
         if protoset.run(lk, tag, cmd, a, st, n, _Fail, _num, _ok):
             return
-    if cmd in ("GET", "HELLO", "LIST", "SYNCED", "CLOCK", "DAMAGED", "CLUB"):
+    if cmd in ("GET", "HELLO", "LIST", "SYNCED", "CLOCK", "DAMAGED", "CLUB", "PRESET"):
         raise _Fail("badargs", "wrong number of arguments")
     raise _Fail("unknown", "unknown command " + cmd[:16])
 

@@ -1,5 +1,6 @@
 # The sync protocol's commands that change the device's settings (host/
-# PROTOCOL.md): ROSTER, CLOCK, CLUB, and DAMAGED (a note on the screen).
+# PROTOCOL.md): ROSTER, CLOCK, CLUB, PRESET, and DAMAGED (a note on the
+# screen).
 # bower.protocol loads this module when one of them arrives, so a sync's
 # requests never pay for it, and hands run() what it needs of its own (its
 # error, number parser and reply): this module imports nothing of it, so no
@@ -14,6 +15,7 @@ except ImportError:  # CPython
 _MIN_T = const(946684800)    # CLOCK accepts 2000-01-01 ...
 _MAX_T = const(4102444800)   # ... to 2100-01-01
 _HEX = "0123456789abcdef"
+_MOST_PRESETS = const(8)     # bower.presets.MOST (that module loads for the last preset only)
 
 
 def _unquote(tok, _Fail):
@@ -33,6 +35,82 @@ def _unquote(tok, _Fail):
         out.append(ord(ch))
         i += 1
     return out.decode()
+
+
+def _value(w, _num):
+    # A preset option's value: true, false, a whole number or a word (LEFT_OF_LONER).
+    if w == "true":
+        return True
+    if w == "false":
+        return False
+    return _num(w) if w.isdigit() else w
+
+
+def _preset(a, _Fail, _num):
+    # The preset PRESET's words after I N give: NAME VARIANT TARGET QUICK [OPTION=VALUE ...].
+    if len(a) < 4:
+        raise _Fail("badargs", "want: PRESET I N NAME VARIANT TARGET QUICK [OPTION=VALUE ...]")
+    if a[3] not in ("0", "1"):
+        raise _Fail("badargs", "quick is 0 or 1")
+    o = {}
+    p = {"name": _unquote(a[0], _Fail), "variant": a[1], "options": o, "quick": a[3] == "1"}
+    if a[2] != "-":
+        p["target"] = _num(a[2])
+    for w in a[4:]:
+        i = w.find("=")
+        if i < 1 or i == len(w) - 1:
+            raise _Fail("badargs", "want option=value, not " + w[:24])
+        k = w[:i]
+        if k in o:
+            raise _Fail("badargs", "option %s given twice" % k[:24])
+        o[k] = _value(w[i + 1:], _num)
+    return p
+
+
+def _save(st, ps, _Fail):
+    # All the presets in one write (bower.presets.save); its refusal is badargs.
+    import sys
+    from bower import unload
+    had = "bower.presets" in sys.modules
+    from bower import presets
+    try:
+        presets.save(st, ps)
+    except ValueError as e:
+        raise _Fail("badargs", e.args[0] if e.args else "presets refused")
+    finally:
+        if not had:
+            unload("bower.presets")
+
+
+def _push(lk, tag, a, st, _Fail, _num, _ok):
+    # PRESET I N ...: preset I of a push of N. Presets 1 to N-1 wait in RAM
+    # (lk.presets: [N, the presets so far]); preset N writes them all, so a
+    # push cut short leaves the flash as it was. Preset 1 begins a push;
+    # the last one accepted, sent again (its reply was lost), gets the same
+    # answer; anything else, or any error, drops the push.
+    was = lk.presets
+    lk.presets = None
+    i = _num(a[0])
+    k = _num(a[1])
+    if i == k == 0 and len(a) == 2:
+        _save(st, [], _Fail)
+        return _ok(lk, tag, "0")
+    if not 1 <= i <= k <= _MOST_PRESETS:
+        raise _Fail("badargs", "preset I of N: 1 <= I <= N <= %d" % _MOST_PRESETS)
+    p = _preset(a[2:], _Fail, _num)
+    if was is not None and was[0] == k and len(was[1]) == i and was[1][-1] == p:
+        lk.presets = was
+        return _ok(lk, tag, "%d" % i)
+    if i == 1:
+        got = [p]
+    elif was is None or was[0] != k or len(was[1]) != i - 1:
+        raise _Fail("badargs", "preset %d of %d out of order: push dropped, start at 1" % (i, k))
+    else:
+        got = was[1] + [p]
+    if i == k:
+        _save(st, got, _Fail)
+    lk.presets = [k, got]
+    return _ok(lk, tag, "%d" % i)
 
 
 def run(lk, tag, cmd, a, st, n, _Fail, _num, _ok):
@@ -74,6 +152,8 @@ def run(lk, tag, cmd, a, st, n, _Fail, _num, _ok):
         # The screen says so (App.tick; the home menu gains or loses its row).
         st.warnings.append("club round %d, table %d" % (d["round"], d["table"]) if d else "club round removed")
         return _ok(lk, tag, "") or True
+    if cmd == "PRESET" and n >= 2:
+        return _push(lk, tag, a, st, _Fail, _num, _ok) or True
     if cmd == "DAMAGED" and n == 2:
         # The host stored this game only up to a corrupt line: the device
         # says so on its screen (App.tick shows a new warning).

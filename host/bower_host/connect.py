@@ -2,7 +2,8 @@
 the port found or checked, the serial transport and its client.
 
 Used by every command that talks to a Bower over USB (``bower sync``,
-``roster push``, ``clock``, ``club push``); it knows none of them.
+``roster push``, ``clock``, ``club push``, ``rules push``); it knows none
+of them.
 
 ::
 

@@ -6,8 +6,9 @@ serial port with ``bower.link.Link``, polled from the device loop
 pseudo-terminal stands in for the USB cable, its far end (``/dev/pts/N``) is
 the port the host opens, and the sim's loop hands what arrives to the very
 ``Link`` (and ``bower.protocol``) the device runs, over the sim's store. So
-``bower sync --port``, ``bower roster push --port`` and ``bower clock
---port`` talk to the simulator exactly as to a Pico::
+``bower sync --port``, ``bower roster push --port``, ``bower rules push
+--port`` and ``bower clock --port`` talk to the simulator exactly as to a
+Pico::
 
     served = SimLink(store, info, link="sim-port")   # also a symlink to the port
     served.port                                       # '/dev/pts/7'
