@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from bower_host.transport import Transport
 from bower_host.framing import (HEX8, CorruptReply, DeviceChanged, DeviceError, LinkTimeout, ProtocolError, Reply,
                                  chunk_data, encode_request, parse_reply, quote_name, show_line)
+from bower_host.presetpush import MAX_PRESETS, check_reply, preset_words, requests
 
 __all__ = ["PROTO", "MAX_CHUNK", "MAX_LIST", "MAX_PRESETS", "Client", "DeviceInfo", "GameEntry", "preset_words"]
 
@@ -39,11 +40,7 @@ MAX_CHUNK = 2048
 #: Most games a LIST reply may announce: a Pico's flash holds a few hundred
 #: game files. A longer listing is refused before its entries are read.
 MAX_LIST = 4096
-#: Most presets a device keeps (bower.presets.MOST).
-MAX_PRESETS = 8
 _TAG_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
-#: A word PRESET sends as an option's value as it is (not true, false or a number).
-_VALUE_WORD = re.compile(r"[!-~]+\Z")
 #: CLOCK's reply: the offset in whole seconds, as the device writes it ("%d").
 _OFFSET = re.compile(r"(0|-?[1-9][0-9]{0,18})\Z")
 
@@ -69,32 +66,6 @@ class GameEntry:
     crc: str
     state: str
     synced: bool
-
-
-def preset_words(p: dict) -> list[str]:
-    """The words of ``PRESET I N`` after I and N for the preset ``p`` (a
-    rules file's): NAME VARIANT TARGET QUICK OPTION=VALUE ...
-
-    :raises ValueError: a field no word can carry.
-    """
-    words = [quote_name(p["name"]), str(p["variant"]),
-             "-" if p.get("target") is None else _value_word(p["target"]), "1" if p.get("quick") else "0"]
-    for k, v in p.get("options", {}).items():
-        if not isinstance(k, str) or not k or not _VALUE_WORD.match(k) or "=" in k:
-            raise ValueError(f"option {k!r}: an option's name is one word without '='")
-        words.append(f"{k}={_value_word(v)}")
-    return words
-
-
-def _value_word(v) -> str:
-    # An option's value as PRESET's word: true, false, a whole number, or a word (LEFT_OF_LONER).
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int) and v >= 0:
-        return str(v)
-    if isinstance(v, str) and _VALUE_WORD.match(v) and v not in ("true", "false") and not v.isdigit():
-        return v
-    raise ValueError(f"the value {v!r}: PRESET carries true, false, a whole number or a word")
 
 
 class Client:
@@ -267,29 +238,10 @@ class Client:
         return len(names)
 
     def presets(self, presets: list[dict]) -> int:
-        """Replace the device's presets with ``presets`` (a rules file's:
-        name, variant, options, target, quick; docs/RULES.md), in order; []
-        removes them all. One ``PRESET I N ...`` request each: the device
-        writes its flash at the last, so a push cut short changes nothing.
-        Returns how many it keeps.
-
-        :raises ValueError: more than the device keeps, or a preset no
-            request can carry (checked before anything is sent).
-        :raises CorruptReply: a reply other than ``OK I``.
-        """
-        if len(presets) > MAX_PRESETS:
-            raise ValueError(f"{len(presets)} presets: a device keeps at most {MAX_PRESETS}")
-        n = len(presets)
-        requests = [(i, n, *preset_words(p)) for i, p in enumerate(presets, 1)] or [(0, 0)]
-        for args in requests:
-            if len(encode_request("zzzz", "PRESET", *args)) - 1 > (self.info.maxline if self.info else 512):
-                raise ValueError(f"preset {args[0]} makes a request longer than the device reads")
-        for args in requests:
-            r = self._request("PRESET", *args)
-            if r.words[1:] != [str(args[0])]:
-                raise CorruptReply(f"the device answered PRESET with {show_line(r.raw)}, not OK {args[0]}: is it "
-                                   "a Bower?")
-        return n
+        """Replace the device's presets (bower_host.presetpush); how many it keeps."""
+        for args in requests(presets, self.info.maxline if self.info else 512):
+            check_reply(self._request("PRESET", *args), args[0])
+        return len(presets)
 
     def club(self, night: str | None, table: int = 0, rnd: int = 0, tables: int = 0, movement: str = "",
              hands: int = 0, minutes: int = 0, loner: int = 4, set_loner: int = 2, renege: int = 2,
