@@ -30,7 +30,7 @@
 from euchre import actions as A
 from euchre.actions import IllegalAction
 from euchre.cards import error_text
-from euchre.hand import Hand, barred_seats
+from euchre.hand import Hand
 from euchre.phases import SCORED, REDEAL, P_UP, P_DONE
 
 
@@ -92,13 +92,17 @@ def begin(g, a):
     if g.history[i] == REDEAL:
         raise IllegalAction(error_text("amend_redeal", n))
     g.amend_ck = g.checkpoint()
-    # (no_late_loners: who may not go alone in it, from the scores before it)
-    before = list(g.history_base)
-    for j in range(0, i, w):
-        if g.history[j] == SCORED:
-            for p in range(w - 2):
-                before[p] += g.history[j + 2 + p]
-    g.amending = Hand(g.rules, g.history[i + 1], False, barred_seats(g.rules, before, g.history_target))
+    barred = 0
+    if g.rules.no_late_loners:
+        # (who may not go alone in it, from the scores before it)
+        from euchre.later import barred_seats
+        before = list(g.history_base)
+        for j in range(0, i, w):
+            if g.history[j] == SCORED:
+                for p in range(w - 2):
+                    before[p] += g.history[j + 2 + p]
+        barred = barred_seats(g.rules, before, g.history_target)
+    g.amending = Hand(g.rules, g.history[i + 1], False, barred)
     g.amend_no = n
     g._ids.append(a)
 
@@ -153,7 +157,7 @@ def _done(g, h, ends):
                 end = clubround.result(scores, side)
         else:
             if rules.raise_target and res == SCORED:
-                from euchre.morevariants import raised_target
+                from euchre.later import raised_target
                 target = raised_target(scores, target)
             end = ends(rules, scores, before, target)
         if res != REDEAL:
@@ -196,7 +200,11 @@ def _done(g, h, ends):
     elif k != shown:
         r = records(g)[k - g.history_from]
         g.last_hand = _Summary(r[1], r[3])
-    g.hand = Hand(rules, dealer, g.cards, barred_seats(rules, scores, target))
+    barred = 0
+    if rules.no_late_loners:
+        from euchre.later import barred_seats
+        barred = barred_seats(rules, scores, target)
+    g.hand = Hand(rules, dealer, g.cards, barred)
 
 
 class _Summary:

@@ -16,7 +16,7 @@ from array import array
 
 from euchre import actions as A
 from euchre.cards import error_text
-from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL, P_DONE, apply_text, barred_seats, _HOST
+from euchre.hand import Hand, IllegalAction, SCORED, REDEAL, TERMINAL, P_DONE, apply_text, _HOST
 
 
 class Game:
@@ -70,6 +70,7 @@ class Game:
                 self.scores = list(start)
                 self.history_base = list(start)
                 if rules.no_late_loners:
+                    from euchre.later import barred_seats
                     self.hand.barred = barred_seats(rules, self.scores, 0)
 
     def _reset(self):
@@ -79,6 +80,7 @@ class Game:
         if self.rules.raise_target:
             self.target = self.history_target = self.rules.winning_score
         if self.rules.no_late_loners:
+            from euchre.later import barred_seats
             self.hand.barred = barred_seats(self.rules, self.scores, 0)
         self.hand_no = 1        # number of the hand being played (1-based)
         self.result = None      # (winners, kind) once over
@@ -204,7 +206,7 @@ class Game:
             for p in range(len(h.points)):
                 self.scores[p] += h.points[p]
             if self.rules.raise_target:
-                from euchre.morevariants import raised_target
+                from euchre.later import raised_target
                 self.target = raised_target(self.scores, self.target)
             self.result = game_result(self.rules, self.scores, before, self.target)
         if self.rules.round_hands:
@@ -358,7 +360,10 @@ class Game:
         # The hand the dealer deals now (option no_late_loners: who may not
         # go alone, from the scores).
         r = self.rules
-        return Hand(r, self.dealer, self.cards, barred_seats(r, self.scores, self.target) if r.no_late_loners else 0)
+        if not r.no_late_loners:
+            return Hand(r, self.dealer, self.cards)
+        from euchre.later import barred_seats
+        return Hand(r, self.dealer, self.cards, barred_seats(r, self.scores, self.target))
 
     def header(self):
         """The game's header (first line of its log)."""

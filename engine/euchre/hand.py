@@ -106,7 +106,7 @@ class Hand:
     def __init__(self, rules, dealer=0, cards=False, barred=0):
         """A hand of ``rules`` dealt by seat ``dealer``; ``cards``: card mode;
         ``barred``: the seats that may not go alone, a bit each (option
-        no_late_loners: ``barred_seats``).
+        no_late_loners: euchre.later's ``barred_seats``).
 
         :raises ValueError: not a Rules, or no such seat for the dealer.
         """
@@ -512,19 +512,6 @@ class Hand:
                      "tricks_played", "taken", "bids", "leader", "led", "best", "best_seat", "hands",
                      "kitty", "dealt", "played", "first_lead", "result", "points", "outcome",
                      "_legal", "_lg", "_do", "_eff", "_pow", "_bidders", "_steps", "_nxt", "_val", "_vals"]
-
-
-def barred_seats(rules, scores, target):
-    """Option no_late_loners: the seats that may not go alone, a bit each:
-    those of a side within 2 points of the target ("no loners on 8 or 9"
-    in a game to 10: users.igl.net's league games, docs/RULES.md)."""
-    m = 0
-    if rules.no_late_loners:
-        target = target or rules.winning_score
-        for p in range(len(scores)):
-            if scores[p] >= target - 2:
-                m |= 1 << p
-    return m
 
 
 # ----- table mode ------------------------------------------------------------

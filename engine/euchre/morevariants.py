@@ -52,21 +52,3 @@ VARIANTS = {
         score=(1, 2, 0, 0, 0, 0, 2, 0, 2, 2),
         options=dict(winning_score=5, std=False, min_rank=7, joker=False)),
 }
-
-
-def raised_target(scores, target):
-    """Three-Handed's option raise_target: the points to win after a hand."""
-    # Two or more at or over the target raise it by 10, as often as that
-    # holds (searchamateur.com's Euchre and Ecarte gives it for its
-    # two-handed game, where one player scores a hand; in Bower only
-    # Three-Handed's two defenders can both reach it).
-    while _reached(scores, target) > 1:
-        target += 10
-    return target
-
-
-def _reached(scores, target):
-    n = 0
-    for s in scores:
-        n += s >= target
-    return n

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 
 from euchre import Rules
-from euchre.morevariants import raised_target
+from euchre.later import raised_target
 from euchre.notation import describe_rules, outcome_text
 from euchre.rules import variant_data
 

@@ -9,7 +9,7 @@ default) anyone may, as before, and nothing of it is in the log.
 import pytest
 
 from euchre import Game, IllegalAction, Rules
-from euchre.hand import barred_seats
+from euchre.later import barred_seats
 
 MARCH_NS = ["quick 0", "quick march"]       # N/S (seats 0 and 2) take all five: 2
 
