@@ -558,9 +558,9 @@ def rules_view(rules):
 
 
 def after_game(app):
-    # (Save as preset: UP, OK: the list wraps round.)
-    items = [("New game, same", "same"), ("New game", "new"), ("Amend a hand", "amend"), ("Home", "home"),
-             ("Save as preset", "preset")]
+    # (Save as preset: DOWN, OK; Home: UP, OK, the list wrapping round.)
+    items = [("New game, same", "same"), ("Save as preset", "preset"), ("New game", "new"),
+             ("Amend a hand", "amend"), ("Home", "home")]
     return Menu("Game over", items, _after_pick, info=("players: same?",))
 
 

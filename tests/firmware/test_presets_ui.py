@@ -2,7 +2,7 @@
 on a fake flash: New game lists the group's presets first, and two presses
 (OK on the preset, OK on its dealer) put the first hand up with the
 preset's variant, options, target and quick score; "Save as preset" on the
-game-over menu (UP, OK) keeps the setup just played, named by its variant
+game-over menu (DOWN, OK) keeps the setup just played, named by its variant
 and target; a refused entry shows its rule and the others are offered; a
 power cut in that save leaves the old presets or the new.
 """
@@ -95,7 +95,7 @@ def test_save_as_preset_keeps_the_setup_just_played_in_two_presses():
         d.press(K.OK)
     assert d.top().title == "Game over", d.top()
     n = d.presses
-    d.press(K.UP)
+    d.press(K.DOWN)
     d.press(K.OK)
     assert d.presses - n == 2 and d.app.toast == "Preset: Six-Hand 7", d.app.toast
     st = Store("", fs=fs.reboot(), device=DEV)

@@ -34,10 +34,10 @@ FIVE = ("ok down ok ok ok down ok  ok ok up ok down down ok ok  "       # Five-H
         "ok back back back back ok up ok down down ok ok  "             # H2: C, D, E, A pass; B picks up alone
         "ok back back back ok up ok down down ok").split()               # H3: B orders up alone: game over
 # From the game-over screen: a new Classic game, the README's three lone marches.
-CLASSIC = ("ok down ok  ok ok ok down ok  ok down ok down down ok ok  ok back down ok down down ok ok  "
+CLASSIC = ("ok down down ok  ok ok ok down ok  ok down ok down down ok ok  ok back down ok down down ok ok  "
            "ok down ok down down ok").split()
 # From a game-over screen: Home, Settings, down to "Export logs".
-TO_EXPORT = "ok down down down ok  down ok  down down down down down".split()
+TO_EXPORT = "ok down down down down ok  down ok  down down down down down".split()
 # From the home screen of a new phone: a Classic game started (its log made), then the game
 # menu's Settings, down to "Export logs".
 STARTED_THEN_EXPORT = "ok ok ok ok down ok  back down down down down down ok  down down down down down".split()
@@ -151,7 +151,7 @@ def test_games_played_by_taps_export_and_import_as_the_simulators_sync(site, tmp
     starts = [json.loads(log.split(b"\n")[0])[0]["started"] for log in phone_logs.values()]
     assert all(type(t) is int and t > 1.7e9 for t in starts), starts
     twin = Twin(tmp_path / "flash", device, starts)
-    settings_from = len(FIVE + CLASSIC) + 6         # (the presses before the settings are open)
+    settings_from = len(FIVE + CLASSIC) + 7         # (the presses before the settings are open)
     for i, (key, got) in enumerate(zip(keys + ["ok"], frames)):
         want = twin.press(key)
         if i >= settings_from:
