@@ -46,7 +46,13 @@ def _post(scheme: str, host: str, port, path: str, body: bytes, token: str, time
     try:
         conn.request("POST", path, body, {"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
         r = conn.getresponse()
-        return r.status, r.getheader("Retry-After"), r.read(1 << 20)
+        raw = r.read(1 << 20)
+        n = r.getheader("Content-Length") or ""
+        if n.isdigit() and len(raw) < min(int(n), 1 << 20):
+            # (a server killed while it answered: read(amt) returns what came
+            # and raises nothing; this is no answer, so the push is sent again)
+            raise http.client.IncompleteRead(raw, int(n) - len(raw))
+        return r.status, r.getheader("Retry-After"), raw
     finally:
         conn.close()
 
