@@ -369,22 +369,31 @@ def _player_pick(app, seat):
 
 
 def dealer_menu(app):
-    # (From a preset: the cursor on seat A's player, and the players last,
-    # to change.)
+    # (From a preset: the cursor on seat A's player, then the players, to
+    # change, and the preset's rules in full.)
     p = app.setup["players"]
     items = [("Draw: black jack", -1)] + [(p[i] + " deals", i) for i in range(len(p))]
     if "preset" in app.setup:
         items.append(("Players...", PLAYERS_ROW))
+        items.append(("Rules...", RULES_ROW))
         return Menu(gfx.fit(app.setup["preset"], "First dealer"), items, _dealer_pick, 1)
     return Menu("First dealer", items, _dealer_pick)
 
 
 PLAYERS_ROW = -2   # (a preset's dealer menu: to the players, not a seat)
+RULES_ROW = -3     # (... and its rules in full)
 
 
 def _dealer_pick(app, seat):
     if seat == PLAYERS_ROW:
         app.push(players_menu(app))
+        return
+    if seat == RULES_ROW:
+        st = app.setup
+        v = rules_view(_rules(st["variant"], st["options"]))
+        v.title = gfx.fit(st["preset"], "Rules")
+        v.lines.append(_row("Quick score", bool(app.store.settings.get("quick"))))
+        app.push(v)
         return
     if seat >= 0:
         _start(app, seat)

@@ -58,6 +58,21 @@ def test_two_presses_from_new_game_to_the_first_hand_with_a_preset():
     assert "New" not in d.screen()[0]                  # the first hand's screen
 
 
+def test_a_presets_rules_are_shown_in_full_before_it_starts():
+    fs, d = _device([FRIDAY, KIDS])
+    _new_game(d)
+    d.press(K.OK)                       # Friday
+    from bower.screens import RULES_ROW
+    d.choose(RULES_ROW)
+    v = d.top()
+    assert v.title == "Friday", v.title
+    rows = {ln[:12].strip(): ln[12:].strip() for ln in v.lines if len(ln) > 12}
+    assert rows.get("Play to") == "11" and rows.get("Stick dealer") == "on" and rows.get("Canadian") == "on", v.lines
+    assert rows.get("Quick score") == "on", v.lines
+    d.press(K.OK)                       # back to the dealer menu
+    assert d.top().title == "Friday" and d.app.game is None
+
+
 def test_a_preset_of_three_players_takes_the_roster_and_players_can_be_changed_first():
     fs, d = _device([FRIDAY, KIDS])
     _new_game(d)
