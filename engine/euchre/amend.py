@@ -92,7 +92,7 @@ def begin(g, a):
     if g.history[i] == REDEAL:
         raise IllegalAction(error_text("amend_redeal", n))
     g.amend_ck = g.checkpoint()
-    barred = 0
+    h = g.amending = Hand(g.rules, g.history[i + 1], False)
     if g.rules.no_late_loners:
         # (who may not go alone in it, from the scores before it)
         from euchre.later import barred_seats
@@ -101,8 +101,7 @@ def begin(g, a):
             if g.history[j] == SCORED:
                 for p in range(w - 2):
                     before[p] += g.history[j + 2 + p]
-        barred = barred_seats(g.rules, before, g.history_target)
-    g.amending = Hand(g.rules, g.history[i + 1], False, barred)
+        h.barred = barred_seats(g.rules, before, g.history_target)
     g.amend_no = n
     g._ids.append(a)
 
@@ -200,11 +199,7 @@ def _done(g, h, ends):
     elif k != shown:
         r = records(g)[k - g.history_from]
         g.last_hand = _Summary(r[1], r[3])
-    barred = 0
-    if rules.no_late_loners:
-        from euchre.later import barred_seats
-        barred = barred_seats(rules, scores, target)
-    g.hand = Hand(rules, dealer, g.cards, barred)
+    g.hand = g._bar(Hand(rules, dealer, g.cards))
 
 
 class _Summary:

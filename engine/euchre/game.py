@@ -69,9 +69,7 @@ class Game:
                 self.start = list(start)
                 self.scores = list(start)
                 self.history_base = list(start)
-                if rules.no_late_loners:
-                    from euchre.later import barred_seats
-                    self.hand.barred = barred_seats(rules, self.scores, 0)
+                self._bar(self.hand)
 
     def _reset(self):
         self.dealer = self.first_dealer
@@ -79,9 +77,7 @@ class Game:
         self.scores = list(self.start) if self.start else [0] * self.rules.num_players
         if self.rules.raise_target:
             self.target = self.history_target = self.rules.winning_score
-        if self.rules.no_late_loners:
-            from euchre.later import barred_seats
-            self.hand.barred = barred_seats(self.rules, self.scores, 0)
+        self._bar(self.hand)
         self.hand_no = 1        # number of the hand being played (1-based)
         self.result = None      # (winners, kind) once over
         self.last_hand = None   # the previous finished Hand
@@ -220,7 +216,7 @@ class Game:
             self.dealer = (self.dealer + 1) % self.rules.num_players
         self.hand_no += 1
         if self.result is None:
-            self.hand = self._next_hand()
+            self.hand = self._bar(Hand(self.rules, self.dealer, self.cards))
 
     # ----- events, undo, replay -------------------------------------------
 
@@ -354,16 +350,15 @@ class Game:
             self.target = self.history_target = target
             ck = ck + [target]
         self._restored = ck
-        self.hand = self._next_hand()
+        self.hand = self._bar(Hand(self.rules, self.dealer, self.cards))
 
-    def _next_hand(self):
-        # The hand the dealer deals now (option no_late_loners: who may not
-        # go alone, from the scores).
-        r = self.rules
-        if not r.no_late_loners:
-            return Hand(r, self.dealer, self.cards)
-        from euchre.later import barred_seats
-        return Hand(r, self.dealer, self.cards, barred_seats(r, self.scores, self.target))
+    def _bar(self, h):
+        # Option no_late_loners: the seats of the hand ``h`` about to be
+        # played that may not go alone, from the scores. Returns ``h``.
+        if self.rules.no_late_loners:
+            from euchre.later import barred_seats
+            h.barred = barred_seats(self.rules, self.scores, self.target)
+        return h
 
     def header(self):
         """The game's header (first line of its log)."""

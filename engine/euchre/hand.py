@@ -103,10 +103,8 @@ class Hand:
 
     # (Its fields: ``__slots__``, at the end of the class.)
 
-    def __init__(self, rules, dealer=0, cards=False, barred=0):
-        """A hand of ``rules`` dealt by seat ``dealer``; ``cards``: card mode;
-        ``barred``: the seats that may not go alone, a bit each (option
-        no_late_loners: euchre.later's ``barred_seats``).
+    def __init__(self, rules, dealer=0, cards=False):
+        """A hand of ``rules`` dealt by seat ``dealer``; ``cards``: card mode.
 
         :raises ValueError: not a Rules, or no such seat for the dealer.
         """
@@ -118,8 +116,8 @@ class Hand:
             raise ValueError(error_text("dealer", n - 1))
         self.dealer = self.turn = dealer
         self.cards = cards
-        if barred or _HOST:
-            self.barred = barred   # (else the class's 0: no field on the device)
+        if _HOST:
+            self.barred = 0   # (a slot; the device: the class's 0, a field only where the game sets it)
         self.out = bytearray(n)     # seats sitting out (a lone hand's partner)
         self.tricks = bytearray(n)  # tricks taken per seat
         self.trick = []             # card mode: cards of the trick in progress
@@ -438,10 +436,13 @@ class Hand:
         """
         r = self.rules
         alone, best, canadian = r.alone, r.partners_best, r.canadian
-        seat = self.maker if self.maker >= 0 else self.turn   # (quick score: the maker named)
-        if not alone or r.call_partner or self.barred >> seat & 1:
-            # (no_late_loners: a barred seat orders with its partner, even
-            # as Canadian's dealer's partner)
+        if not alone or r.call_partner:
+            return range(1)
+        b = self.barred
+        if b and b >> (self.maker if self.maker >= 0 else self.turn) & 1:
+            # Option no_late_loners (the seats a bit each, euchre.later; quick
+            # score: the maker named): a barred seat orders with its partner,
+            # even as Canadian's dealer's partner.
             return range(1)
         end = 3 if best else 2
         if self.phase == P_BID1 and canadian and self.turn == (self.dealer + 2) % 4:
@@ -492,7 +493,7 @@ class Hand:
         return ((m + 1) % 4, (m + 3) % 4)
 
     if not _HOST:
-        barred = 0   # (CPython: a slot, below)
+        barred = 0   # option no_late_loners: the seats that may not go alone (CPython: a slot, below)
 
     if _HOST:
         # (debugging aids are CPython's only: on the device each costs heap)

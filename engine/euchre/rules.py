@@ -149,7 +149,7 @@ class Rules:
         self.name = key
         self.title = v["title"]
         opts = dict(v["options"])
-        later = LATER + v.get("later", ())
+        later = LATER + v["later"] if "later" in v else LATER
         if options is not None and not isinstance(options, dict):
             raise ValueError(error_text("options", options))
         given = dict(options or {})
