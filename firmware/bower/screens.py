@@ -167,10 +167,8 @@ def _preset_pick(app, p):
         return
     g = app.game
     n = _rules(v, opts).num_players
-    app.setup = {"variant": v, "options": opts, "players": list(g.players) if g and len(g.players) == n else None,
-                 "preset": p["name"]}
-    if app.setup["players"] is None:
-        players_menu(app)   # (its default seating)
+    app.setup = {"variant": v, "options": opts, "preset": p["name"],
+                 "players": list(g.players) if g and len(g.players) == n else _seating(app, n)}
     app.push(dealer_menu(app))
 
 
@@ -322,13 +320,7 @@ def players_menu(app):
     r = _rules(st["variant"], st["options"])
     n = r.num_players
     if not st["players"] or len(st["players"]) != n:
-        # The roster's names first, then seat letters no seat has yet (a
-        # roster "C" must not seat two Cs: the host refuses a name twice).
-        p = list(app.store.roster[:n])
-        for c in SEATS:
-            if len(p) < n and c not in p:
-                p.append(c)
-        st["players"] = p
+        st["players"] = _seating(app, n)
     items = [("Next: dealer", "next")]
     for i in range(n):
         items.append((SEATS[i] + ": " + st["players"][i], i))  # pyright: ignore[reportArgumentType]
@@ -337,6 +329,16 @@ def players_menu(app):
         # (Six-Handed: partners alternate, seats A C E against B D F)
         info = ("A+C+E vs B+D+F",) if n == 6 else ("Teams: A+C, B+D",)
     return Menu("Players", items, _player_pick, info=info)
+
+
+def _seating(app, n):
+    # The roster's names first, then seat letters no seat has yet (a
+    # roster "C" must not seat two Cs: the host refuses a name twice).
+    p = list(app.store.roster[:n])
+    for c in SEATS:
+        if len(p) < n and c not in p:
+            p.append(c)
+    return p
 
 
 def _player_pick(app, seat):
@@ -599,18 +601,23 @@ def save_preset(app, rules):
     t = o.pop("winning_score")
     p = {"variant": rules.name, "options": o, "target": t, "quick": bool(app.store.settings.get("quick"))}
     try:
-        ps = presets.load(app.store)[0]
+        ps, bad = presets.load(app.store)    # (read once: the list is saved whole)
+        if presets.NEWER in bad:
+            raise ValueError(presets.NEWER)
         base = VARIANT_LABELS[rules.name][:8] + " %d" % t
         name = base
         for c in "bcdefghij":
             q = [x for x in ps if x["name"] == name]
-            if not q or presets.check(dict(p, name=name)) == q[0]:
+            if not q:
                 break
+            if presets.check(dict(p, name=name)) == q[0]:
+                app.notify("Preset: " + name)     # (kept already: nothing written)
+                return
             name = base + c
-        if len(ps) >= presets.MOST and name not in [x["name"] for x in ps]:
+        if len(ps) >= presets.MOST:
             app.notify("8 presets: delete one first")
             return
-        presets.add(app.store, name, p)
+        presets.save(app.store, ps + [dict(p, name=name)])
         app.notify("Preset: " + name)
     except OSError as e:
         if e.args[0] != 28:
