@@ -11,10 +11,11 @@
 
 from bower import gfx
 from bower.keys import OK, BACK
-from bower.menu import Menu
+from bower.menu import Menu, Screen
 from bower.play import footer, standings
 
 from bower.clubsetup import SEATS
+from euchre import actions as A
 
 
 # ----- the round menu --------------------------------------------------------------
@@ -106,7 +107,7 @@ def _other(g):
     return "E/W" if g.result[0][0] == 0 else "N/S"
 
 
-class RoundOver:
+class RoundOver(Screen):
     # The round's result; OK: the other side accepts it (``accept``, in the
     # log). Then where everyone goes next; OK: home. ``early``: a minutes
     # round whose time is up, ended between hands by that OK.
@@ -120,7 +121,7 @@ class RoundOver:
         g = app.game
         if ev == OK:
             if self.early or not g.accepted:
-                app.act("accept")
+                app.act_id(A.ACCEPT)
             else:
                 _next_round(app)
                 app.home()

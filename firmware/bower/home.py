@@ -10,9 +10,11 @@ def home(app):
         items.insert(1, ("Club round", "club"))   # one was pushed (bower.club)
     if app.game is not None and not app.game.result:
         items.insert(0, ("Continue game", "continue"))
-    m = Menu("Bower", items, _pick)
-    m.home = True  # pyright: ignore[reportAttributeAccessIssue]  (App.tick rebuilds it when the link changed it)
-    return m
+    return Home("Bower", items, _pick)
+
+
+class Home(Menu):
+    home = True
 
 
 def _pick(app, v):

@@ -1,7 +1,7 @@
-# The building blocks of the screens: a titled menu with a cursor, card
-# and suit labels, a hand's keys and rows. bower.home, bower.screens,
-# bower.play and bower.quick build on them;
-# bower.ui (the app) loads those four and needs nothing here.
+# The building blocks of the screens: what a screen is (Screen), a titled
+# menu with a cursor, a hand's menu, card and suit labels, a row's tags.
+# bower.home, bower.screens, bower.play and bower.quick build on them;
+# bower.ui (the app) loads those four and reads only Screen's roles.
 
 from bower import gfx
 from bower.keys import UP, DOWN, OK, BACK
@@ -16,10 +16,6 @@ def card_label(text):
     if text == "LJ":
         return "little joker"
     return text[:-1] + SUITS["CDHS".index(text[-1])]
-
-
-def suit_of_text(s):
-    return SUITS["CDHS".index(s)]
 
 
 def pad(left, right, width=16):
@@ -48,7 +44,36 @@ def reason(g, last):
 
 
 
-class Menu:
+# A row's value in a hand's menus: an action id (>= 0), one of these tags,
+# or a "..." row's (action kind or tag, [action ids]) that opens a list.
+MENU = -1       # the game menu
+BY_TRICK = -2   # this hand entered trick by trick
+ALL_PASS = -3   # everybody left to bid passes
+FULL = -4       # quick score: this hand in full
+MORE = -5       # "more...": the rare inputs, by kind
+DECLARE = -6    # "declare...": the declarations, by kind
+
+
+class Screen:
+    # What a screen is to the app (bower.ui), said by its class: these
+    # defaults, which a screen's class overrides.
+    game_screen = False   # the game's own: long BACK undoes, long OK opens the game menu
+    pass_id = -1          # the action BACK's press edge gives (a bid's pass); -1 none
+    home = False          # the home menu: rebuilt when the link changes what it offers
+    live = False          # redrawn as the buttons are held (the button test)
+    ids = False           # its rows' values are action ids
+
+    def warm(self) -> bool:
+        # While the app is idle: prepare this screen's next OK, a step per
+        # call; False once nothing is left.
+        return False
+
+    def foot(self) -> list:
+        # Lines for the bottom rows, under a dotted line (a menu's).
+        return []
+
+
+class Menu(Screen):
     # A titled list of (label, value) rows with a cursor; ``info`` lines sit
     # between the title bar and the rows. ``pick(app, value)`` runs on OK.
     # With ``label``, ``items`` are the values and ``label(value)`` makes the
@@ -84,16 +109,15 @@ class Menu:
             app.back()
 
     def draw(self, app, fb):
-        # Text rows one pixel into their 8-pixel pages (y = 9, 17, ...). A
-        # ``foot`` (a function giving lines, e.g. what the row under the
-        # cursor means) takes the bottom rows, under a line.
+        # Text rows one pixel into their 8-pixel pages (y = 9, 17, ...); the
+        # ``foot`` lines (e.g. what the row under the cursor means) take the
+        # bottom rows, under a line.
         gfx.bar(fb, self.title)
         y = 9
         for line in self.info:
             gfx.text(fb, line, 0, y)
             y += 8
-        foot = getattr(self, "foot", None)
-        foot = foot() if foot else ()
+        foot = self.foot()
         rows = (65 - y) // 8 - len(foot)
         c = self.cursor
         if c < self.top:
@@ -126,18 +150,25 @@ def _arrow(fb, y, up):
         fb.hline(124 - i, yy, 1 + 2 * i, 2)
 
 
-def game_keys(menu):
-    # The keys of a hand's menu (bower.play, bower.quick): BACK opens the
-    # game menu (there is nothing behind it); where a question has a "no"
-    # answer (a bid's pass; quick score's other answers), ``pass_id``,
-    # BACK gives it.
-    plain = Menu.handle
+class Actions(Menu):
+    # A menu whose rows' values are action ids (a "..." row's list).
+    ids = True
 
-    def handle(app, ev):
-        if ev == BACK and menu.pass_id >= 0:
-            app.act_id(menu.pass_id)
-        elif ev == BACK:
-            app.game_menu()
+
+class GameMenu(Actions):
+    # A hand's menu (bower.play, bower.quick): BACK opens the game menu
+    # (there is nothing behind it); where a question has a "no" answer (a
+    # bid's pass; quick score's other answers), ``pass_id``, BACK gives it.
+    game_screen = True
+
+    def __init__(self, title, items, pick, cursor, info, label=None, pass_id=-1):
+        Menu.__init__(self, title, items, pick, cursor, info, label)
+        self.pass_id = pass_id
+
+    def handle(self, app, ev):
+        if ev != BACK:
+            Menu.handle(self, app, ev)
+        elif self.pass_id >= 0:
+            app.act_id(self.pass_id)
         else:
-            plain(menu, app, ev)
-    return handle
+            app.game_menu()

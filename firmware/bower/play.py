@@ -6,8 +6,8 @@
 
 from bower import gfx
 from bower.keys import UP, DOWN, OK, BACK
-from bower.menu import Menu, card_label, suit_of_text, SUITS
-from bower.menu import game_keys as _game_keys, pad as _pad, reason as _reason
+from bower.menu import Screen, Actions, GameMenu, card_label, SUITS, pad as _pad, reason as _reason
+from bower.menu import MENU, BY_TRICK, ALL_PASS, MORE, DECLARE
 from euchre import hand as H
 from euchre import actions as A
 from euchre.actions import NOBODY, kind_of, arg_of, flag_of
@@ -16,9 +16,11 @@ from euchre.cards import card_name
 # The rare kinds of input, in the order "more..." lists them.
 _RARE_KINDS = (A.REVEAL, A.CLAIM, A.THROWIN, A.RENEGE)
 _DECLARE_KINDS = (A.FARMERS, A.TWOS, A.ACENOFACE, A.NINETENS)
-_KIND = {"reveal": "partner is", "throwin": "throw-in"}
-_DECLARE = {"farmers": "farmers", "twos": "2s & 3s", "acenoface": "ace no face",
-            "ninetens": "9s & 10s"}
+_KIND = {A.REVEAL: "partner is", A.THROWIN: "throw-in"}
+_DECLARE = {A.FARMERS: "farmers", A.TWOS: "2s & 3s", A.ACENOFACE: "ace no face",
+            A.NINETENS: "9s & 10s"}
+_WHO = {A.CLAIM: "Who claims?", A.RENEGE: "Who reneged?", A.THROWIN: "Who throws in?",
+        A.REVEAL: "Partner card?", A.UP: "Upcard?"}
 
 
 def game_screen(app):
@@ -31,11 +33,8 @@ def game_screen(app):
         return HandOver()
     build = _PHASES[h.phase]
     title, info, items, cursor = build(app, g, h)
-    m = Menu(title, items, _pick, cursor, info, _maker_label if build is _maker else None)
-    m.game_screen = True  # pyright: ignore[reportAttributeAccessIssue]  (set on a hand's menus only)
-    m.pass_id = _pass_id(h) if build is _bid else -1  # pyright: ignore[reportAttributeAccessIssue]
-    m.handle = _game_keys(m)
-    return m
+    return GameMenu(title, items, _pick, cursor, info, _maker_label if build is _maker else None,
+                    _pass_id(h) if build is _bid else -1)
 
 
 def _pass_id(h):
@@ -45,59 +44,53 @@ def _pass_id(h):
     return -1
 
 
-def _pick(app, value):
-    # Rows hold action ids (most), ("kind", [actions]) for a submenu, or
-    # "by trick". A submenu's ids become text only when it opens.
-    if isinstance(value, int):
-        app.act_id(value)
-    elif isinstance(value, tuple) and value[0] == "passes":
-        app.act_id(A.action(A.PASS), value[1])
-    elif isinstance(value, tuple) and (value[0] == "more" or value[0] == "declare"):
-        _more(app, value[0], value[1])
-    elif isinstance(value, tuple):
-        acts = value[1]
-        if acts and isinstance(acts[0], int):
-            acts = [A.action_name(a) for a in acts]
-        _submenu(app, value[0], acts)
-    elif value == "by trick":
+def _pick(app, v):
+    # Rows hold action ids (most), a tag (bower.menu), or a "..." row's
+    # (kind or tag, [action ids]) for the list it opens.
+    if type(v) is tuple:
+        if v[0] == MORE or v[0] == DECLARE:
+            _more(app, v[0], v[1])
+        else:
+            _submenu(app, v[0], v[1])
+    elif v >= 0:
+        app.act_id(v)
+    elif v == ALL_PASS:
+        app.act_id(A.action(A.PASS), app.game.hand.bidders_left())
+    elif v == BY_TRICK:
         app.by_trick = True
         app.show_game()
-    elif value == "menu":
-        app.game_menu()
     else:
-        app.act(value)
+        app.game_menu()
 
 
-def _submenu(app, kind, actions):
+def _submenu(app, kind, ids):
     # Rare inputs: "more" and "declare" list the kinds first, then a kind
     # lists who (a row never has to hold a name and a phrase).
     g = app.game
     info = ()
-    title = {"claim": "Who claims?", "renege": "Who reneged?", "throwin": "Who throws in?",
-             "reveal": "Partner card?", "up": "Upcard?"}.get(kind, "Who declares?")
-    if kind == "up":
-        items = [(card_label(_split(a)[1]) + " up" if a != "redeal" else "misdeal", a) for a in actions]
-    elif kind == "none":
+    title = _WHO.get(kind, "Who declares?")
+    if kind == A.UP:
+        items = [(card_label(card_name(arg_of(a))) + " up" if kind_of(a) == A.UP else "misdeal", a) for a in ids]
+    elif kind == A.NOTRICK:
         # Five-Handed, who took no trick: those named after the first.
         items = []
-        for a in actions:
-            seats = _split(a)[1].split(" ")
-            items.append(("+".join([_name(g, int(x)) for x in seats[1:]]), a))
-            title = _name(g, int(seats[0])) + " and?"   # (the same first seat in each)
+        for a in ids:
+            seats = _seats(arg_of(a))
+            items.append(("+".join([_name(g, x) for x in seats[1:]]), a))
+            title = _name(g, seats[0]) + " and?"   # (the same first seat in each)
         info = ("(took none)",)
     else:
         h = g.hand
         items = []
         likely = []
-        for a in actions:
-            arg = _split(a)[1]
-            if arg == "none":
+        for a in ids:
+            s = arg_of(a)
+            if s == NOBODY:
                 items.append(("nobody", a))
                 continue
-            s = int(arg)
-            if kind == "claim" and s == h.maker:
+            if kind == A.CLAIM and s == h.maker:
                 likely = [len(items)]   # the makers claim, mostly
-            elif kind == "throwin" and s != h.maker and not (h.picked_up and s == h.dealer):
+            elif kind == A.THROWIN and s != h.maker and not (h.picked_up and s == h.dealer):
                 likely.append(len(items))   # all but those who hold trump (Five-Handed, 000)
             items.append((_name(g, s), a))
         if kind in _DECLARE:
@@ -105,29 +98,24 @@ def _submenu(app, kind, actions):
         # The cursor on the middle one of the likely seats, else mid-list:
         # each seat at most half the list away (it wraps round).
         cursor = likely[len(likely) // 2] if likely else len(items) // 2
-        app.push(Menu(title, items, _pick, cursor, info))
+        app.push(Actions(title, items, _pick, cursor, info))
         return
-    app.push(Menu(title, items, _pick, info=info))
+    app.push(Actions(title, items, _pick, info=info))
 
 
-def _more(app, kind, ids):
+def _more(app, tag, ids):
     # "more" and "declare": the kinds of input first (a single kind opens
     # at once), then a kind lists who.
     items = _kinds(ids)
-    if len(items) == 1 and isinstance(items[0][1], tuple):
-        word, acts = items[0][1]
-        _submenu(app, word, [A.action_name(a) for a in acts])
+    if len(items) == 1 and type(items[0][1]) is tuple:
+        _submenu(app, items[0][1][0], items[0][1][1])
     else:
-        m = Menu("Also" if kind == "more" else "Declare", items, _pick)
-        m.ids = True   # pyright: ignore[reportAttributeAccessIssue]  (its rows hold action ids, as a game screen's)
-        app.push(m)
+        app.push(Actions("Also" if tag == MORE else "Declare", items, _pick))
 
 
 def _kinds(ids):
     # One row per kind of input, in the order given: ("claim...", (kind,
-    # its action ids)); a misdeal is a row of its own. Ids, not text: a
-    # kind's actions become text only when its row is picked (some forty
-    # strings made for nothing, about 15 ms on a Pico).
+    # its action ids)); a misdeal is a row of its own.
     items = []
     groups = {}
     for a in ids:
@@ -137,16 +125,14 @@ def _kinds(ids):
         elif k in groups:
             groups[k].append(a)
         else:
-            word = A.WORDS[k]
             groups[k] = [a]
-            label = _DECLARE[word] if word in _DECLARE else _KIND.get(word, word)
-            items.append((label + "...", (word, groups[k])))
+            label = _DECLARE[k] if k in _DECLARE else _KIND.get(k, A.WORDS[k])
+            items.append((label + "...", (k, groups[k])))
     return items
 
 
-def _split(a):
-    i = a.find(" ")
-    return (a, "") if i < 0 else (a[:i], a[i + 1:])
+def _seats(mask):
+    return [s for s in range(6) if mask >> s & 1]
 
 
 def _name(g, seat):
@@ -175,7 +161,7 @@ def _up(app, g, h):
     if len(other) == 1:
         items.append(("misdeal", other[0]))
     else:
-        items.append(("other...", ("up", other)))
+        items.append(("other...", (A.UP, other)))
     name = _name(g, h.dealer)
     if 0 < r.round_hands < 99:
         info[0] = "Hand %d of %d" % (g.counted + 1, r.round_hands)   # a club round of N hands
@@ -195,12 +181,12 @@ def _up_label(h):
 
 def _name_phase(app, g, h):
     items = []
-    for a in g.legal_actions():
-        word, arg = _split(a)
-        if word == "name":
-            items.append(("name " + suit_of_text(arg), a))
-        elif word == "turn":
-            items.append(("turned a " + suit_of_text(arg), a))
+    for a in h.legal_ids():
+        k = kind_of(a)
+        if k == A.NAME:
+            items.append(("name " + SUITS[arg_of(a)], a))
+        elif k == A.TURN:
+            items.append(("turned a " + SUITS[arg_of(a)], a))
         else:
             items.append(("misdeal", a))
     return _up_label(h) + " up", [_name(g, h.dealer) + " names:"], items, 0
@@ -236,12 +222,11 @@ def _bid(app, g, h):
             misdeal.append(("misdeal", a))
     items = plain + alone + passes
     if declare:
-        items.append(("declare...", ("declare", declare)))
+        items.append(("declare...", (DECLARE, declare)))
     items += misdeal
-    items.append(("game menu...", "menu"))
-    left = h.bidders_left()
-    if passes and left > 1:
-        items.append(("all pass" if h.bids == 0 else "the rest pass", ("passes", left)))
+    items.append(("game menu...", MENU))
+    if passes and h.bidders_left() > 1:
+        items.append(("all pass" if h.bids == 0 else "the rest pass", ALL_PASS))
     who = _name(g, h.turn)
     if not dealer:
         who += ":"
@@ -342,7 +327,7 @@ def _play(app, g, h):
             seats.append(s)
             mark = "*" if s == h.maker or s == h.partner else " "
             items.append((_pad(_name(g, s) + mark, "%d" % h.tricks[s]), a))
-    items.append(("more...", ("more", _rare(legal, True))))
+    items.append(("more...", (MORE, _rare(legal, True))))
     # The likeliest winner: the last trick's (it leads now), else the maker.
     guess = h.leader if h.tricks_played else h.maker
     cursor = seats.index(guess) if guess in seats else 0
@@ -397,12 +382,11 @@ def _team_total(g, h, legal, info):
     # counts, then trick-by-trick entry, then the other rare inputs.
     for k in (A.THROWIN, -1, A.REVEAL, A.CLAIM, A.RENEGE):
         if k < 0:
-            items.append(("trick by trick", "by trick"))
+            items.append(("trick by trick", BY_TRICK))
             continue
         acts = _rare(legal, False, k)
         if acts:
-            word = A.WORDS[k]
-            items.append((_KIND.get(word, word) + "...", (word, acts)))
+            items.append((_KIND.get(k, A.WORDS[k]) + "...", (k, acts)))
     if redeal >= 0:
         items.append(("misdeal", redeal))
     return _trump_title(g, h), info, items, cursor
@@ -423,7 +407,7 @@ def _notrick(app, g, h):
         if not m:
             items.append(("each took one", a))
             continue
-        seats = [s for s in range(6) if m >> s & 1]
+        seats = _seats(m)
         label = "+".join([_name(g, s) for s in seats])
         rest = [s for s in range(6) if (side & ~m) >> s & 1]
         if len(label) > 16 and len(rest) == 1:
@@ -434,7 +418,7 @@ def _notrick(app, g, h):
             groups[seats[0]].append(a)
         else:
             groups[seats[0]] = [a]
-            items.append((_name(g, seats[0]) + "+...", ("none", groups[seats[0]])))
+            items.append((_name(g, seats[0]) + "+...", (A.NOTRICK, groups[seats[0]])))
     return _trump_title(g, h), ["Who took none?"], items, 0
 
 
@@ -533,7 +517,7 @@ def deals_footer(fb, before, name, y=54):
     gfx.text(fb, " deals", x + 8 * len(name), 57)
 
 
-class HandOver:
+class HandOver(Screen):
     # The last hand's points and why, then the standings with the next
     # dealer's name lit; OK: next hand.
     game_screen = True
@@ -565,7 +549,7 @@ class HandOver:
         deals_footer(fb, "OK: ", g.players[g.dealer], standings(app, fb, notes, g.dealer))
 
 
-class GameOver:
+class GameOver(Screen):
     # The final standings, the winners marked "won" beside their scores.
     game_screen = True
 

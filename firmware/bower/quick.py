@@ -19,7 +19,7 @@
 # again (``g.amending``), titled with its number: "Amend H3".
 
 from bower import gfx
-from bower.menu import Menu, game_keys, pad, reason
+from bower.menu import Actions, GameMenu, pad, reason, MENU, FULL
 from euchre import actions as A
 from euchre.actions import kind_of, arg_of, NOBODY
 from euchre.quick import end_of, MADE, MARCH, EUCHRED, DEFENDED, RENEGE
@@ -32,33 +32,29 @@ def screen(app):
     h = _hand(g)
     build = _start if h.phase == P_UP else _partner if h.phase == P_QPARTNER else _end
     title, info, items, cursor, back = build(app, g, h)
-    m = Menu(title, items, _pick, cursor, info)
-    m.game_screen = True  # pyright: ignore[reportAttributeAccessIssue]  (a hand's menu)
-    m.pass_id = back  # pyright: ignore[reportAttributeAccessIssue]  (BACK's answer, at its press edge)
-    m.handle = game_keys(m)
-    return m
+    return GameMenu(title, items, _pick, cursor, info, None, back)   # (back: BACK's answer, at its press edge)
 
 
 def _pick(app, v):
-    # Rows hold action ids, "menu", "full", or (title, [ids or groups]) for
-    # a list whose rows are made only when it opens (``_label``).
-    if isinstance(v, int):
-        app.act_id(v)
-    elif v == "menu":
-        app.game_menu()
-    elif v == "full":
-        from bower.screens import set_quick
-        if set_quick(app, False):
-            app.ack_hand()   # (the last result was on this screen: not again)
-    else:
+    # Rows hold action ids, a tag (bower.menu), or (title, [ids or groups])
+    # for a list whose rows are made only when it opens (``_label``).
+    if type(v) is tuple:
         g = app.game
         title = v[0]
         if title[-1] == "+":
             # "Bartholo+": the names after the first
-            app.push(Menu(title, v[1], _pick, 0, ("(took none)",),
-                          lambda a: "+".join([_name(g, s) for s in _seats(arg_of(a))[1:]])))
+            app.push(Actions(title, v[1], _pick, 0, ("(took none)",),
+                             lambda a: "+".join([_name(g, s) for s in _seats(arg_of(a))[1:]])))
         else:
-            app.push(Menu(title, v[1], _pick, 0, label=lambda a: _label(g, a)))
+            app.push(Actions(title, v[1], _pick, 0, label=lambda a: _label(g, a)))
+    elif v >= 0:
+        app.act_id(v)
+    elif v == MENU:
+        app.game_menu()
+    elif v == FULL:
+        from bower.screens import set_quick
+        if set_quick(app, False):
+            app.ack_hand()   # (the last result was on this screen: not again)
 
 
 def _name(g, seat):
@@ -122,8 +118,8 @@ def _start(app, g, h):
     if redeal >= 0:
         items.append(("misdeal", redeal))
     if g.amending is None:
-        items.append(("full entry", "full"))
-    items.append(("game menu...", "menu"))   # (BACK answers the question here)
+        items.append(("full entry", FULL))
+    items.append(("game menu...", MENU))   # (BACK answers the question here)
     if none >= 0:
         # One UP from the top.
         items.append(("thrown in" if r.std else "all passed", none))
@@ -165,7 +161,7 @@ def _partner(app, g, h):
         s = (m + i) % n
         items.append((_name(g, s), seats[s]))
     items.append(("no partner", none))
-    items.append(("game menu...", "menu"))   # (BACK answers the question here)
+    items.append(("game menu...", MENU))   # (BACK answers the question here)
     items.append(("alone (BACK)", back))
     name = _name(g, m)
     return (gfx.fit("H%d %s's partner?" % (g.amend_no or g.hand_no, name), name + "'s partner?", "Partner?"),
@@ -217,7 +213,7 @@ def _end(app, g, h):
              ("euchred (BACK)", top[EUCHRED])]
     more.append(("Who reneged?", reneges))
     items.append(("more...", ("Also", more)))
-    items.append(("game menu...", "menu"))   # (BACK answers the question here)
+    items.append(("game menu...", MENU))   # (BACK answers the question here)
     if none:
         # Five-Handed (000: only who took a trick scores): one UP.
         items.append(("took none...", ("Who took none?", _none_rows(g, none))))

@@ -4,10 +4,11 @@
 
 from bower import gfx
 from bower.keys import OK, BACK
+from bower.menu import Screen
 from bower.play import standings, deals_footer
 
 
-class Scores:
+class Scores(Screen):
     def handle(self, app, ev):
         if ev == OK or ev == BACK:
             app.back()

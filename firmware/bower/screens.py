@@ -3,7 +3,7 @@
 
 from bower import gfx, unload
 from bower.keys import UP, DOWN, OK, BACK, BACK_LONG
-from bower.menu import Menu, card_label
+from bower.menu import Screen, Menu, card_label
 from euchre.rules import Rules, OPTIONS, VARIANTS, variant_names
 
 # The variants for three, six and two players (issue 26), after the four in
@@ -42,7 +42,7 @@ def _row(label, value):
     return label + " " * max(1, 16 - len(label) - len(v)) + v
 
 
-class Message:
+class Message(Screen):
     # Lines of text (a long one wraps onto more rows); OK or BACK closes it
     # (``done`` runs first).
 
@@ -138,9 +138,12 @@ def new_game(app, keep=None):
     # and the first hand is up), then the variants.
     items = [(p["name"], ("preset", p)) for p in _presets(app)]
     items += [(VARIANT_LABELS[v], v) for v in variant_names() + MORE]
-    m = Menu("New game", items, _variant_pick)
-    m.warm = lambda: _warm_rules(m.value(m.cursor))  # pyright: ignore[reportAttributeAccessIssue]
-    app.push(m)
+    app.push(_Variants("New game", items, _variant_pick))
+
+
+class _Variants(Menu):
+    def warm(self):
+        return _warm_rules(self.value(self.cursor))
 
 
 def _presets(app):
@@ -220,10 +223,17 @@ def options_menu(app):
     # Quick score: a setting (bower.quick), kept for the games after.
     items.append((_row("Quick score", bool(app.store.settings.get("quick"))), "quick"))
     label = VARIANT_LABELS[st["variant"]]
-    m = Menu(gfx.fit(label + " rules", label), items, _option_pick)
+    return _Options(st["variant"], gfx.fit(label + " rules", label), items)
+
+
+class _Options(Menu):
     # What the row under the cursor means, under a line at the bottom.
-    m.foot = lambda: gfx.wrap(_help(m.value(m.cursor), st["variant"]))  # pyright: ignore[reportAttributeAccessIssue]
-    return m
+    def __init__(self, variant, title, items):
+        Menu.__init__(self, title, items, _option_pick)
+        self.variant = variant
+
+    def foot(self):
+        return gfx.wrap(_help(self.value(self.cursor), self.variant))
 
 
 def _keys(opts, later):
@@ -701,10 +711,14 @@ def storage(app, why, retry=None):
     if st.unsynced():
         items.append(("Delete unsynced", "delete"))
     items.append(("Back", "back"))
-    m = Menu("Storage" if why is None else "Storage full", items, _storage_pick, info=info)
-    m.why = why  # pyright: ignore[reportAttributeAccessIssue]  (the storage menu's own fields)
-    m.retry = retry  # pyright: ignore[reportAttributeAccessIssue]
-    return m
+    return _Storage("Storage" if why is None else "Storage full", items, info, why, retry)
+
+
+class _Storage(Menu):
+    def __init__(self, title, items, info, why, retry):
+        Menu.__init__(self, title, items, _storage_pick, info=info)
+        self.why = why
+        self.retry = retry
 
 
 def refused(app, g, text, k, times=1):
@@ -750,7 +764,7 @@ def _delete_pick(app, v):
         app.notify("Games deleted: %d" % n)
 
 
-class ButtonTest:
+class ButtonTest(Screen):
     # Shows each button lit while it is held; hold BACK to leave.
     live = True
     _NAMES = ("UP", "DOWN", "OK", "BACK")

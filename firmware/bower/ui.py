@@ -92,15 +92,15 @@ class App:
         top = self.stack[-1]
         if ev == BACK_DOWN:
             # Elsewhere BACK acts on release (a hold is undo, not back).
-            if getattr(top, "pass_id", -1) >= 0:
+            if top.pass_id >= 0:
                 assert self.game is not None   # (a bid's menu)
                 n = self.game.event_count()
                 top.handle(self, BACK)
                 m = self.game.event_count()
                 self._edge = m if m > n else -1
-        elif ev == BACK_LONG and getattr(top, "game_screen", False):
+        elif ev == BACK_LONG and top.game_screen:
             self.undo()
-        elif ev == OK_LONG and getattr(top, "game_screen", False):
+        elif ev == OK_LONG and top.game_screen:
             self.game_menu()
         else:
             top.handle(self, ev)
@@ -117,7 +117,7 @@ class App:
         w = self.store.warnings
         if len(w) > self.warned:
             self.warned = len(w)
-            if getattr(self.stack[-1], "home", False):
+            if self.stack[-1].home:
                 self.home()   # (the link may have changed its rows: a club round)
             self.notify(w[-1])
         if self.toast and now_ms >= self.toast_until:
@@ -171,8 +171,7 @@ class App:
                 return True
             # What the screen on top can prepare for its next OK (the
             # variant menu: the rules of the variant under the cursor).
-            w = getattr(self.stack[-1], "warm", None)
-            if w is not None and w():
+            if self.stack[-1].warm():
                 return True
             if self.setup is not None and self.store.prepare():
                 return True    # (littlefs's first allocation: not on the OK that starts the game)
@@ -186,7 +185,7 @@ class App:
         # Raw pressed-buttons mask from the board loop (button test screen).
         if mask != self.pressed:
             self.pressed = mask
-            if getattr(self.stack[-1], "live", False):
+            if self.stack[-1].live:
                 self.dirty = True
 
     def render(self, fb):
@@ -290,10 +289,11 @@ class App:
         self._trim = True   # the store's archive: after the flash writes (tick)
 
     def act_id(self, a, times=1):
-        # ``act`` for an action id from the engine's legal_ids() (no text is
-        # parsed; the log line's text is made after the frame). ``times``:
-        # again while it stays legal in this phase (everybody passes), all
-        # of them written in one append, as one input.
+        # Apply one input, an action id from the engine's legal_ids(), to
+        # the game and show the next screen; after the frame (``later``) its
+        # log line's text is made and written to flash. ``times``: again
+        # while it stays legal in this phase (everybody passes), all of them
+        # written in one append, as one input.
         if not self.commit():
             return
         from euchre.actions import IllegalAction, action_name  # loaded with the game
@@ -316,23 +316,6 @@ class App:
         if amending is not None and g.amending is None:
             from bower.amend import changed   # a hand amended: what changed
             self.push(changed(g))
-
-    def act(self, text):
-        # Apply one input to the game, show the next screen, then (after the
-        # frame, see later) write the input to flash.
-        if not self.commit():
-            return
-        from euchre.actions import IllegalAction
-        g = self.game
-        assert g is not None
-        hand_no = g.hand_no
-        try:
-            g.apply(text)
-        except IllegalAction as e:
-            self.notify(str(e))
-            return
-        self.later(lambda: self._record(g, text))
-        self._moved(g, hand_no)
 
     def _moved(self, g, hand_no):
         # After an input: a new hand is entered as a whole again; its screen.

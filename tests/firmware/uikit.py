@@ -4,7 +4,8 @@
 
 from euchre import log as L
 from euchre.log import replay_lines
-from euchre.actions import action_name
+from euchre.actions import action_name, WORDS, NOTRICK
+from bower import menu as M
 from bower import keys as K
 from bower.keyscript import parse_keys
 from bower.ui import App
@@ -198,17 +199,20 @@ class Driver:
         return self.canvas.screen_text()
 
     def rows(self):
-        # The menu's rows as (label, value); on game screens action ids (and
-        # the ids a "..." row opens) as their text.
+        # The menu's rows as (label, value); on menus of actions their ids
+        # (and the ids a "..." row opens) as their text, a row's tag as its
+        # word (_TAGS) and a "..." row's kind as its word.
         m = self.top()
-        ids = m.label or getattr(m, "game_screen", False) or getattr(m, "ids", False)
+        ids = m.label or m.ids
         out = []
         for i in range(len(m.items)):
             v = m.value(i)
             if ids and isinstance(v, int):
-                v = action_name(v)
-            elif ids and isinstance(v, tuple) and isinstance(v[1], list) and v[1] and isinstance(v[1][0], int):
-                v = (v[0], [action_name(a) if isinstance(a, int) else a for a in v[1]])
+                v = action_name(v) if v >= 0 else _TAGS[v]
+            elif ids and isinstance(v, tuple) and isinstance(v[1], list):
+                k = _TAGS.get(v[0], v[0]) if isinstance(v[0], int) and v[0] < 0 else \
+                    ("none" if v[0] == NOTRICK else WORDS[v[0]]) if isinstance(v[0], int) else v[0]
+                v = (k, [action_name(a) if isinstance(a, int) else a for a in v[1]])
             out.append((m.text(i), v))
         return out
 
@@ -314,6 +318,11 @@ def _holds(v, event):
                 return True
         return False
     return v == event or (isinstance(v, int) and action_name(v) == event)
+
+
+# A hand's row tags (bower.menu) as the words the tests choose them by.
+_TAGS = {M.MENU: "menu", M.BY_TRICK: "by trick", M.ALL_PASS: "passes", M.FULL: "full", M.MORE: "more",
+         M.DECLARE: "declare"}
 
 
 class Rng:
