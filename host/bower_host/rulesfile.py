@@ -23,6 +23,7 @@ from euchre.names import option_key
 from euchre.rules import OPTIONS, Rules
 
 from bower_host.argtypes import shown
+from bower_host.presetpush import MAX_PRESETS
 from bower_host.errors import CommandError, printable
 from bower_host.rulesdoc import accepted, variants
 
@@ -201,6 +202,8 @@ def problems(doc) -> tuple[int, list[str]]:
         out.append("presets must be a list of one preset or more, not " + _json(presets) if "presets" in doc
                    else "it has no presets (a list of presets)")
         return 0, [_cut(x) for x in out]
+    if len(presets) > MAX_PRESETS:
+        out.append(f"{len(presets)} presets: a device keeps at most {MAX_PRESETS} (firmware/bower/presets.py)")
     first: dict[str, int] = {}
     for i, p in enumerate(presets, 1):
         name, said = check_preset(i, p, first)

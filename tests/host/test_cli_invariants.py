@@ -69,6 +69,10 @@ COMMANDS = [
     (["export", "--db", "TARGET", "-o", "-"], ""),
     (["rules", "check", "TARGET"], ""),
     (["rules", "show", "--write", "TARGET"], ""),
+    (["rules", "push", "TARGET", "--port", "/nonexistent/tty"], ""),
+    (["rules", "preset", "list", "TARGET"], ""),
+    (["rules", "preset", "add", "TARGET", "Fri", "--variant", "classic", "--option", "std"], ""),
+    (["rules", "preset", "remove", "TARGET", "Fri"], ""),
 ]
 
 
