@@ -87,7 +87,7 @@ def start(app):
     # first dealer N; its header carries the club object.
     from euchre import Game
     from euchre.rules import Rules
-    from bower.screens import start_game
+    from bower.newgame import start_game
     st = app.setup
     s = st["scoring"]
     r = Rules("classic", {"winning_score": 99, "round_hands": st["hands"] or 99, "lone_march": s["loner"],

@@ -18,5 +18,9 @@ class Home(Menu):
 
 
 def _pick(app, v):
-    from bower.screens import home_pick
-    home_pick(app, v)
+    if v == "new":
+        from bower.newgame import begin   # (the setup: its own module)
+        begin(app)
+    else:
+        from bower.screens import home_pick
+        home_pick(app, v)

@@ -179,3 +179,42 @@ def remove(st, name):
     ps = _mine(st)
     left = [p for p in ps if p["name"] != name]
     return save(st, left) if len(left) < len(ps) else ps
+
+
+# ----- the device's "Save as preset" (the game-over menu, bower.screens) ------
+
+def save_played(app, rules):
+    # The setup just played as a preset, named by its variant and target
+    # ("Classic 11"; a letter after it when another setup has that name;
+    # the same setup again: kept once). The note says which.
+    from bower.screens import VARIANT_LABELS, storage
+    o = dict(rules.options)
+    t = o.pop("winning_score")
+    p = {"variant": rules.name, "options": o, "target": t, "quick": bool(app.store.settings.get("quick"))}
+    try:
+        ps, bad = load(app.store)    # (read once: the list is saved whole)
+        if NEWER in bad:
+            raise ValueError(NEWER)
+        base = VARIANT_LABELS[rules.name][:8] + " %d" % t
+        name = base
+        for c in "bcdefghij":
+            q = [x for x in ps if x["name"] == name]
+            if not q:
+                break
+            if check(dict(p, name=name)) == q[0]:
+                app.notify("Preset: " + name)     # (kept already: nothing written)
+                return
+            name = base + c
+        if len(ps) >= MOST:
+            app.notify("8 presets: delete one first")
+            return
+        save(app.store, ps + [dict(p, name=name)])
+        app.notify("Preset: " + name)
+    except OSError as e:
+        if e.args[0] != 28:
+            raise
+        app.push(storage(app, "Not saved"))
+    except ValueError as e:
+        app.notify(e.args[0] if e.args else "Preset refused")
+    finally:
+        unload("bower.presets")

@@ -160,7 +160,7 @@ class App:
         # older games to the archive). In a hand: the new hand's checkpoint.
         import sys
         if self.game is None or self.game.result:
-            for m in ("bower.screens", "bower.play", "euchre.game", "bower.archive"):
+            for m in ("bower.screens", "bower.newgame", "bower.play", "euchre.game", "bower.archive"):
                 if m in sys.modules:
                     continue
                 if m == "euchre.game" and self.setup is None:
@@ -248,7 +248,7 @@ class App:
 
     def after_game(self):
         # The game is over and its screen was left: new game or home.
-        from bower.screens import after_game
+        from bower.newgame import after_game
         self.push(after_game(self))
 
     # ----- the game --------------------------------------------------------
@@ -285,6 +285,7 @@ class App:
         # parts are not needed while it is played: give their heap back
         # (they load again from flash when used).
         unload("bower.screens")
+        unload("bower.newgame")
         unload("bower.home")
         self._trim = True   # the store's archive: after the flash writes (tick)
 

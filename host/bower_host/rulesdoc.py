@@ -132,7 +132,7 @@ def accepted(variant: str) -> list[str]:
 def device_label(variant: str, option: str) -> str:
     """The option's name on the device's Options menu (``bower.screens``)."""
     from bower import screens
-    own = screens._OWN.get((variant, option))    # (the firmware's table of the exceptions)
+    own = screens.OWN.get((variant, option))    # (the firmware's table of the exceptions)
     return own[0] if own else screens.SHORT[option]
 
 

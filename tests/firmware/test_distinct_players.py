@@ -36,7 +36,7 @@ def test_the_pick_list_offers_no_name_another_seat_has():
     for seat in range(4):
         menu = d.app.stack[-1]
         others = [p for i, p in enumerate(d.app.setup["players"]) if i != seat]
-        from bower.screens import _player_pick
+        from bower.newgame import _player_pick
         _player_pick(d.app, seat)
         offered = [label for label, _ in d.app.stack[-1].items]
         assert not set(offered) & set(others), (seat, offered, others)

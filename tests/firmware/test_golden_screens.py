@@ -197,7 +197,7 @@ def quick(variant, events, options=None):
 def _round_quick():
     # A club round of 8 hands in quick score, after a hand.
     from euchre import Game, Rules
-    from bower.screens import start_game
+    from bower.newgame import start_game
     d = Driver()
     d.store.settings["quick"] = 1
     start_game(d.app, Game(Rules("classic", {"round_hands": 8}), ["Ann", "Bob", "Cy", "Di"]))

@@ -62,7 +62,7 @@ def test_a_presets_rules_are_shown_in_full_before_it_starts():
     fs, d = _device([FRIDAY, KIDS])
     _new_game(d)
     d.press(K.OK)                       # Friday
-    from bower.screens import RULES_ROW
+    from bower.newgame import RULES_ROW
     d.choose(RULES_ROW)
     v = d.top()
     assert v.title == "Friday", v.title
@@ -78,7 +78,7 @@ def test_a_preset_of_three_players_takes_the_roster_and_players_can_be_changed_f
     _new_game(d)
     d.choose(("preset", presets.check(KIDS)))
     assert d.top().title == "Kids"
-    from bower.screens import PLAYERS_ROW
+    from bower.newgame import PLAYERS_ROW
     d.choose(PLAYERS_ROW)
     assert d.top().title == "Players"
     d.choose(0)                          # seat A: another name
@@ -135,7 +135,7 @@ def test_a_refused_entry_says_its_rule_and_the_others_are_offered():
 
 
 def test_a_power_cut_in_save_as_preset_leaves_the_old_presets_or_the_new():
-    from bower.screens import save_preset
+    from bower.presets import save_played as save_preset
 
     def run(cut):
         _, d = _device([FRIDAY])

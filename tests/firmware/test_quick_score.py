@@ -114,7 +114,7 @@ def test_a_club_round_told_quick():
     from euchre import Game, Rules
     g = Game(Rules("classic", opts), ["Ann", "Bob", "Cy", "Di"])
     d.app.game = None
-    from bower.screens import start_game
+    from bower.newgame import start_game
     start_game(d.app, g)
     d.app.tick(0)
     for e in ["quick 1", "quick march alone", "quick 0", "quick euchred alone", "quick 0", "quick made"]:

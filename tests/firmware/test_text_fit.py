@@ -465,7 +465,8 @@ def test_the_dealer_picks_up_the_others_order_up():
 
 def test_every_option_is_explained_in_two_rows():
     from euchre.rules import OPTIONS, variant_names, MORE_VARIANTS, variant_data
-    from bower.screens import _help, _short, SHORT
+    from bower.screens import option_short, SHORT
+    from bower.newgame import _help
     for k in list(OPTIONS) + ["next", "quick"]:
         lines = gfx.wrap(_help(k))
         assert 1 <= len(lines) <= 2, (k, lines)
@@ -474,11 +475,11 @@ def test_every_option_is_explained_in_two_rows():
         # (a variant's own meaning of an option: Six-Handed's jokers)
         for k in variant_data(v)["options"]:
             assert 1 <= len(gfx.wrap(_help(k, v))) <= 2, (v, k)
-            assert len(_short(v, k)) <= 12, (v, k)
+            assert len(option_short(v, k)) <= 12, (v, k)
 
 
 def test_the_options_menu_explains_the_row_under_the_cursor():
-    from bower.screens import _help
+    from bower.newgame import _help
     d = Driver(store=MemStore(NAMES))
     d.choose("new")
     d.choose("classic")
