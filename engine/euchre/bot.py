@@ -40,9 +40,11 @@ def choose(h):
 
 def _worth(h, c):
     # Value of keeping card c once trump is known: trumps above all.
-    if h._eff[c] == h.trump:
-        return 100 + h._pow[c]
-    return h._pow[c]
+    # (the trump tables are the rules', euchre.rules: a hand's are its own)
+    r, t = h.rules, h.trump
+    if r.eff[t][c] == t:
+        return 100 + r.power[t][c]
+    return r.power[t][c]
 
 
 def _strength(r, cards, trump):
@@ -109,7 +111,8 @@ def _call_partner(h, legal):
 
 
 def _play(h, legal):
-    eff, pw, trump = h._eff, h._pow, h.trump
+    trump = h.trump
+    eff, pw = h.rules.eff[trump], h.rules.power[trump]
     cards = [A.arg_of(a) for a in legal]
     if not h.trick:
         top = max(cards, key=lambda c: _worth(h, c))
