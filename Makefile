@@ -28,13 +28,15 @@ setup: $(VENV)/.stamp
 
 # Wheels of bower's runtime dependencies and of its build backend (the
 # setuptools the dev extras pin), for tests/host/test_install.py: it installs
-# the built wheel and sdist into fresh venvs from here, with no index.
+# the built wheel and sdist into fresh venvs from here, with no index, and
+# the wheel beside euchre-cli's (another `euchre` package on PyPI).
 WHEELHOUSE := build/wheelhouse
 $(WHEELHOUSE)/.stamp: $(VENV)/.stamp
 	rm -rf $(WHEELHOUSE)
 	$(PY) -m pip wheel --quiet --no-build-isolation --wheel-dir $(WHEELHOUSE) . \
 	  "setuptools==$$($(PY) -c 'import setuptools; print(setuptools.__version__)')"
-	rm -f $(WHEELHOUSE)/bower-*.whl
+	rm -f $(WHEELHOUSE)/bower_euchre-*.whl
+	$(PY) -m pip download --quiet --no-deps --dest $(WHEELHOUSE) euchre-cli==0.7.0
 	touch $@
 
 # Two workers (pytest-xdist), each taking the next test when it is free: the

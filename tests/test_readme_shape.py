@@ -113,7 +113,7 @@ def test_pyproject_and_the_host_read_that_version():
     import bower_host
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert re.search(r'^dynamic = \["version"\]$', pyproject, re.M)
-    assert re.search(r'^version = \{ attr = "bower.__version__" \}$', pyproject, re.M)
+    assert re.search(r'^version = \{ attr = "bower_host._device.bower.__version__" \}$', pyproject, re.M)
     assert bower_host.__version__ == bower.__version__
 
 

@@ -2,8 +2,9 @@
 
 ``install()`` lets CPython import what the firmware imports on the Pico:
 ``framebuf`` (``bower_host.framebuf``, pixel-identical to MicroPython's),
-``micropython`` (``const`` and friends) and the vendored driver in
-``firmware/lib`` (``import ssd1306``). The simulator and the tests call it
+and ``micropython`` (``const`` and friends); the vendored driver
+(``import ssd1306``) is on the path already (bower_host puts the device's
+code there). The simulator and the tests call it
 first; it is idempotent.
 
 ``HostFs`` is the store's filesystem on the host, sized like a Pico's
@@ -31,9 +32,6 @@ from typing import Any
 from bower_host.oledsim import FakeI2C, SSD1306Model, SSD1306_ADDR
 
 
-_LIB_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "firmware", "lib")
-
-
 # --- install ------------------------------------------------------------------
 
 
@@ -52,7 +50,7 @@ def _micropython_module():
 
 
 def install() -> None:
-    """Make ``framebuf``, ``micropython`` and ``firmware/lib`` (``ssd1306``) importable on CPython.
+    """Make ``framebuf`` and ``micropython`` importable on CPython.
 
     Does nothing on MicroPython, and nothing twice.
     """
@@ -64,8 +62,6 @@ def install() -> None:
         sys.modules["framebuf"] = framebuf
     if "micropython" not in sys.modules:
         sys.modules["micropython"] = _micropython_module()
-    if os.path.isdir(_LIB_DIR) and _LIB_DIR not in sys.path:
-        sys.path.insert(0, _LIB_DIR)
 
 
 # --- the flash ----------------------------------------------------------------

@@ -4,7 +4,7 @@ That is what `make setup` runs (with the dev extra on top) and what
 hardware/README.md tells builders without `make` to run. A fresh virtual
 environment (no pip, no system site-packages) gets:
 
-* the three packages as pyproject.toml's [tool.setuptools] maps them,
+* the packages as pyproject.toml's [tool.setuptools] package-dir maps them,
   through a meta path finder like the one setuptools writes for an
   editable install (a .pth file imports it);
 * the distributions [project.dependencies] names, and the ones they
@@ -97,11 +97,10 @@ def make_runtime_venv(tmp_path):
     purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                              check=True, capture_output=True, text=True).stdout.strip()
     site = Path(purelib)
-    # The top-level packages pyproject.toml's [tool.setuptools.packages.find] finds.
-    find = PYPROJECT["tool"]["setuptools"]["packages"]["find"]
-    mapping = {d.name: str(d) for w in find["where"] for d in sorted((REPO / w).iterdir())
-               if d.name in find["include"] and (d / "__init__.py").is_file()}
-    assert sorted(mapping) == ["bower", "bower_host", "euchre"], mapping
+    # The packages pyproject.toml's [tool.setuptools] package-dir maps (bower_host, the device's code in it).
+    mapping = {name: str(REPO / d) for name, d in PYPROJECT["tool"]["setuptools"]["package-dir"].items()
+               if (REPO / d / "__init__.py").is_file()}
+    assert sorted(mapping) == ["bower_host", "bower_host._device.bower", "bower_host._device.euchre"], mapping
     (site / "__editable___bower_finder.py").write_text(EDITABLE_FINDER % (mapping,))
     (site / "__editable__.bower.pth").write_text("import __editable___bower_finder\n")
     closure = runtime_closure()

@@ -80,21 +80,70 @@ def dists(tmp_path_factory):
     p = run([sys.executable, "-m", "build", "--no-isolation", "--outdir", top / "out", src], top,
             clean_env(top / "home"))
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-    sdists = list((top / "out").glob("bower-*.tar.gz"))
-    wheels = list((top / "out").glob("bower-*.whl"))
+    sdists = list((top / "out").glob("bower_euchre-*.tar.gz"))
+    wheels = list((top / "out").glob("bower_euchre-*.whl"))
     assert len(sdists) == 1 and len(wheels) == 1, list((top / "out").iterdir())
     return {"sdist": sdists[0], "wheel": wheels[0]}
 
 
 def test_the_wheel_holds_every_module_of_the_source_tree(dists):
-    # Each .py file of the three packages and their subpackages, and the vendored display driver.
-    want = {"ssd1306.py"}
-    for pkg, folder in (("euchre", "engine/euchre"), ("bower", "firmware/bower"), ("bower_host", "host/bower_host")):
-        want |= {f"{pkg}/{f.relative_to(REPO / folder).as_posix()}" for f in (REPO / folder).rglob("*.py")}
+    # Each .py file of the host's package and its subpackages, and of the device's code inside it: the
+    # wheel installs one top-level package, bower_host (pyproject.toml's package-dir says why).
+    want = set()
+    for pkg, folder in (("bower_host/_device", "firmware/lib"), ("bower_host/_device/euchre", "engine/euchre"),
+                        ("bower_host/_device/bower", "firmware/bower"), ("bower_host", "host/bower_host")):
+        files = (REPO / folder).rglob("*.py") if folder != "firmware/lib" else (REPO / folder).glob("*.py")
+        want |= {f"{pkg}/{f.relative_to(REPO / folder).as_posix()}" for f in files}
     with zipfile.ZipFile(dists["wheel"]) as z:
-        have = {n for n in z.namelist() if n.endswith(".py")}
+        names = z.namelist()
+    have = {n for n in names if n.endswith(".py")}
     assert want - have == set()
     assert have - want == set()
+    assert {n.split("/")[0] for n in names} == {"bower_host", dists["wheel"].name.split("-py3")[0] + ".dist-info"}
+
+
+def _venv(tmp_path, work, env):
+    venv = tmp_path / "venv"
+    p = run([sys.executable, "-m", "venv", "--without-pip", venv], work, env)
+    assert p.returncode == 0, p.stderr
+    return venv, venv / "bin" / "python"
+
+
+def _pip_install(py, work, env, *what):
+    # This venv's pip installs into the new one (--python): no pip there, no dev extras, no index.
+    return run([sys.executable, "-m", "pip", "--python", py, "install", "--quiet", "--disable-pip-version-check",
+                "--no-index", "--find-links", WHEELHOUSE, *what], work, env)
+
+
+def test_the_wheel_installs_beside_euchre_cli(dists, tmp_path):
+    # euchre-cli (PyPI) installs a top-level package `euchre` too. Installed after Bower and before it, the
+    # two share no file (each one's RECORD), each imports its own `euchre`, and Bower's command still plays.
+    cli = sorted(WHEELHOUSE.glob("euchre_cli-*.whl"))
+    if not cli:
+        pytest.fail(f"{WHEELHOUSE} holds no euchre-cli wheel: make build/wheelhouse/.stamp downloads it")
+    work = tmp_path / "work"
+    work.mkdir()
+    env = clean_env(tmp_path / "home")
+    venv, py = _venv(tmp_path, work, env)
+    p = _pip_install(py, work, env, "--no-deps", cli[-1])          # its own dependencies are not needed here
+    assert p.returncode == 0, p.stderr[-3000:]
+    p = _pip_install(py, work, env, dists["wheel"])
+    assert p.returncode == 0, p.stderr[-3000:]
+    p = _pip_install(py, work, env, "--no-deps", "--force-reinstall", cli[-1])
+    assert p.returncode == 0, p.stderr[-3000:]
+    p = run([py, "-c", "import importlib.metadata as m, json; print(json.dumps({d: [str(f) for f in m.files(d)] "
+                       "for d in ('euchre-cli', 'bower-euchre')}))"], work, env)
+    assert p.returncode == 0, p.stderr
+    files = {d: {f for f in fs if not f.startswith("..") and "__pycache__" not in f}
+             for d, fs in json.loads(p.stdout).items()}
+    assert files["euchre-cli"] and files["bower-euchre"]
+    assert files["euchre-cli"] & files["bower-euchre"] == set()
+    p = run([py, "-c", "import euchre; print(euchre.__version__)"], work, env)
+    assert p.returncode == 0 and p.stdout.strip() == "0.7.0", p.stdout + p.stderr   # euchre-cli's, untouched
+    p = run([venv / "bin" / "bower", "demo", "--variant", "classic", "--seed", "3", "--db", "a.sqlite3"], work, env)
+    assert p.returncode == 0 and "Winner:" in p.stdout, p.stderr[-2000:]
+    p = run([py, "-c", "import bower_host, euchre; print(euchre.__file__)"], work, env)
+    assert p.returncode == 0 and "/bower_host/_device/euchre/" in p.stdout, p.stdout + p.stderr
 
 
 @pytest.mark.parametrize("kind", ["wheel", "sdist"])
@@ -103,17 +152,13 @@ def test_the_installed_bower_runs_every_command(dists, tmp_path, kind):
     work = tmp_path / "work"                # the working directory: outside the checkout
     work.mkdir(parents=True)
     env = clean_env(home)
-    venv = tmp_path / "venv"
-    p = run([sys.executable, "-m", "venv", "--without-pip", venv], work, env)
-    assert p.returncode == 0, p.stderr
-    py = venv / "bin" / "python"
-    # This venv's pip installs into the new one (--python): no pip there, no dev extras, no index.
-    p = run([sys.executable, "-m", "pip", "--python", py, "install", "--quiet", "--disable-pip-version-check",
-             "--no-index", "--find-links", WHEELHOUSE, dists[kind]], work, env)
+    venv, py = _venv(tmp_path, work, env)
+    p = _pip_install(py, work, env, dists[kind])
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
 
-    # Everything is found in the new venv, nothing in the checkout.
-    p = run([py, "-c", "from importlib.util import find_spec as f; print(*(getattr(f(m), 'origin', 'missing:' + m) "
+    # Everything is found in the new venv, nothing in the checkout; the device's code once bower_host is imported.
+    p = run([py, "-c", "import bower_host; "
+                       "from importlib.util import find_spec as f; print(*(getattr(f(m), 'origin', 'missing:' + m) "
                        "for m in ('bower', 'bower_host', 'bower_host.club', 'euchre', 'ssd1306')))"], work, env)
     assert p.returncode == 0, p.stderr
     files = p.stdout.split()

@@ -225,7 +225,7 @@ def open_db(spec: str, create: bool = False) -> Db:
         try:
             import psycopg
         except ImportError:
-            raise DbError("a PostgreSQL league needs psycopg: pip install 'bower[postgresql]'") from None
+            raise DbError("a PostgreSQL league needs psycopg: pip install 'bower-euchre[postgresql]'") from None
         try:
             conn = psycopg.connect(spec, autocommit=True, connect_timeout=10)
         except psycopg.Error as e:
