@@ -18,7 +18,7 @@ from euchre import Rules
 from bower_host.errors import CommandError
 from bower_host.db import replay
 from bower_host.progress import Progress
-from bower_host import csvout, egn, egncards
+from bower_host import csvout, egn
 from bower_host.outputs import STDOUT, check_output, check_output_dir, write_output
 from bower_host.libcommon import _iso, _nonempty, _seat, _write, first_entry, open_library, resolve
 
@@ -106,7 +106,7 @@ def game_json(g: dict, hands: list[dict]) -> dict:
 def _egn_of(g: dict, table_results: bool = False) -> dict:
     try:
         return egn.from_log(g["log"], game_id=f"{g['device']}/{g['game_key']}", table_results=table_results)
-    except egncards.EgnError as e:
+    except egn.cards.EgnError as e:
         raise CommandError(f"game {g['id']} ({g['device']}/{g['game_key']}) cannot be written as EGN: {e}") from e
 
 

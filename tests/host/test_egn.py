@@ -3,7 +3,7 @@
 The spec (NextSuit-Labs/euchre-game-notation, schema 1.6) is checked in two
 ways: ``check_egn`` below enforces the schema's constraints (which keys each
 object may and must have, value types and ranges, the card and call
-grammar, the version and date forms), and ``egnrules.deal_outcome`` replays
+grammar, the version and date forms), and ``egn.rules.deal_outcome`` replays
 exported deals with EGN's deterministic rules (who leads, who wins each trick,
 the score), which must give back what Bower's engine recorded.
 """
@@ -16,7 +16,7 @@ import pytest
 from euchre import Game, Rules
 from euchre.log import LogError, encode_line
 
-from bower_host import egn, egncards, egnrules
+from bower_host import egn
 from bower_host.db import replay
 
 # ----- the spec's constraints -------------------------------------------------------
@@ -193,7 +193,7 @@ def test_reader_trump_lead_left_bower_and_score():
     # Dealer 3 picks up the Jd: diamonds, ordered by seat 2 (calls start at seat 0).
     d = _deal(3, "Jd", ["Pass", "Pass", "Order"],
               ["Ac Tc 9c Kc", "Ah Kh Th Qd", "Jd 9d Ad Kd", "Jh Td Ks Ts", "Qc Qs Js Jc"])
-    o = egnrules.deal_outcome(d)
+    o = egn.rules.deal_outcome(d)
     assert (o.maker, o.trump) == (2, "d")
     # Trick 1 led by seat 0, the Ac wins; trick 2: the Qd trumps (seat 3);
     # trick 3: the right bower (seat 3); trick 4: the left bower Jh; trick 5:
@@ -204,11 +204,11 @@ def test_reader_trump_lead_left_bower_and_score():
 
 def test_reader_nine_alias_march_and_euchre():
     march = _deal(0, "Nh", ["Order"], ["Jh Nh Th Qh", "Jd As Ac Ad", "Ah Kc Ks Kd", "Kh Qc Qs Qd", "Qh Tc Ts Td"])
-    assert egnrules.deal_outcome(march).delta == [0, 2]     # seat 1 ordered, all five tricks
+    assert egn.rules.deal_outcome(march).delta == [0, 2]     # seat 1 ordered, all five tricks
     # Seat 2 calls clubs in round 2; seat 1 holds both bowers and takes all.
     euchre = _deal(0, "9s", ["Pass"] * 5 + ["c"],
                    ["Jc Qc Kc 9c", "Js Tc Ac Ad", "Ah 9h Th Kh", "Qh Jh Qd Jd", "As Ks Qs Ts"])
-    o = egnrules.deal_outcome(euchre)
+    o = egn.rules.deal_outcome(euchre)
     assert (o.maker, o.trump) == (2, "c") and o.tricks == [0, 5] and o.delta == [0, 2]
 
 
@@ -217,21 +217,21 @@ def test_reader_lone_hands_skip_the_partner():
     # out, so seat 2 leads and tricks have three cards.
     d = _deal(0, "As", ["Pass", "Pass", "Order"], ["9d Ad Td", "Js 9c Tc", "Ts Qc Kc", "Ks Ac Ah", "Qs Kh Qh"],
               alone=True)
-    o = egnrules.deal_outcome(d, {"loner_lead": "LEFT_OF_DEALER"})
+    o = egn.rules.deal_outcome(d, {"loner_lead": "LEFT_OF_DEALER"})
     assert o.sit_out == {1} and o.seats[0] == [2, 3, 0]
     assert o.tricks == [0, 5] and o.delta == [0, 4]
-    assert egnrules.deal_outcome(d, {"loner_march_score": 3}).delta == [0, 3]
-    lol = egnrules.deal_outcome(d, {"loner_lead": "LEFT_OF_LONER"})
+    assert egn.rules.deal_outcome(d, {"loner_march_score": 3}).delta == [0, 3]
+    lol = egn.rules.deal_outcome(d, {"loner_lead": "LEFT_OF_LONER"})
     assert lol.seats[0] == [0, 2, 3]
 
 
 def test_reader_throw_in_and_final_score():
     passed = _deal(1, "Kd", ["Pass"] * 8)
-    assert egnrules.deal_outcome(passed).maker is None
+    assert egn.rules.deal_outcome(passed).maker is None
     doc = {"metadata": {"initialScore": [3, 4], "ruleset": {}},
            "deals": [passed, _deal(0, "Nh", ["Order"], ["Jh Nh Th Qh", "Jd As Ac Ad", "Ah Kc Ks Kd",
                                                         "Kh Qc Qs Qd", "Qh Tc Ts Td"])]}
-    assert egnrules.final_score(doc) == [3, 6]
+    assert egn.rules.final_score(doc) == [3, 6]
 
 
 # ----- export: card mode --------------------------------------------------------------
@@ -272,7 +272,7 @@ def test_golden_card_mode_deal():
                              "loner_lead": "LEFT_OF_DEALER", "defend_alone": False, "farmers": False,
                              "partners_best": False, "joker": False}
     assert "in progress (hand 2, score 2-0)" in md["description"]
-    o = egnrules.deal_outcome(doc["deals"][0], md["ruleset"])
+    o = egn.rules.deal_outcome(doc["deals"][0], md["ruleset"])
     assert (o.maker, o.trump, o.tricks, o.delta) == (3, "s", [4, 1], [2, 0])
     assert egn.dumps(doc).startswith('{\n  "fileType": "Euchre Game Notation",\n  "version": "1.6",')
 
@@ -284,7 +284,7 @@ def _export(kit, g, gid="g1", table_results=False):
 def _check_card_doc(doc, g):
     check_egn(doc)
     assert 0 < len(doc["deals"]) <= g.hand_no - 1
-    assert egnrules.final_score(doc) == doc["metadata"]["finalScore"] == g.scores[:2]
+    assert egn.rules.final_score(doc) == doc["metadata"]["finalScore"] == g.scores[:2]
     for d in doc["deals"]:
         st = d["initialState"]
         cards = [c for hand in st["playerCards"] for c in hand]
@@ -340,7 +340,7 @@ def test_partners_best_exchanges_or_a_clear_refusal(kit):
         g = kit.bot_game("classic", seed, bold=True, partners_best=True)
         try:
             doc = _export(kit, g)
-        except egncards.EgnError as e:
+        except egn.cards.EgnError as e:
             # A plain lone march scores 4, one with partner's best 3 (003);
             # EGN has one loner_march_score, the rule's 3.
             assert "a lone march without partner's best" in str(e) and "single loner_march_score" in str(e)
@@ -369,7 +369,7 @@ def test_lone_defenders_export_or_a_clear_refusal(kit):
         g = kit.bot_game("classic", seed, bold=True, defend_alone=True)
         try:
             doc = _export(kit, g)
-        except egncards.EgnError as e:
+        except egn.cards.EgnError as e:
             # Both a maker and a defender alone: the lone defender leads (004),
             # which EGN's lead rule cannot say; a defender alone against a
             # maker who is not: EGN has no such thing.
@@ -397,7 +397,7 @@ def test_table_mode_has_bids_and_results_but_no_plays(kit):
         "up D", "order alone", "claim 0",
         "up S", "order", "renege 2",
     ])
-    with pytest.raises(egncards.EgnError, match="recorded at the table.*--table-results"):
+    with pytest.raises(egn.cards.EgnError, match="recorded at the table.*--table-results"):
         _export(kit, g)
     doc = _export(kit, g, table_results=True)
     check_egn(doc)
@@ -419,7 +419,7 @@ def test_table_mode_has_bids_and_results_but_no_plays(kit):
     assert "--table-results" in doc["metadata"]["description"]
     assert g.scores[:2] == [6, 2] and "score 6-2" in doc["metadata"]["description"]
     assert "misdeal" in doc["metadata"]["description"] and "no TRICK_PLAY" in doc["metadata"]["description"]
-    assert egnrules.final_score(doc) == [0, 0]       # EGN readers can score nothing without cards
+    assert egn.rules.final_score(doc) == [0, 0]       # EGN readers can score nothing without cards
 
 
 def test_random_table_games_are_valid_egn(kit):
@@ -439,7 +439,7 @@ def test_random_table_games_are_valid_egn(kit):
 ])
 def test_other_variants_are_refused_with_the_reason(kit, variant, why):
     for g in (kit.bot_game(variant, 1), kit.table_game(variant, 1)):
-        with pytest.raises(egncards.EgnError, match="EGN cannot express") as e:
+        with pytest.raises(egn.cards.EgnError, match="EGN cannot express") as e:
             _export(kit, g)
         assert why in str(e.value)
 
@@ -452,7 +452,7 @@ def test_other_variants_are_refused_with_the_reason(kit, variant, why):
 ])
 def test_options_without_an_egn_name_are_refused(kit, options, named):
     g = kit.table_game("classic", 2, **options)
-    with pytest.raises(egncards.EgnError, match="EGN's ruleset has no rule for") as e:
+    with pytest.raises(egn.cards.EgnError, match="EGN's ruleset has no rule for") as e:
         _export(kit, g)
     assert named in str(e.value)
 
@@ -460,14 +460,14 @@ def test_options_without_an_egn_name_are_refused(kit, options, named):
 def test_a_named_joker_upcard_is_refused(kit):
     g = kit.scripted_game("classic", ["up H", "pass", "order", "tricks 3", "up HJ", "name S", "order", "tricks 4"],
                           joker=True)
-    with pytest.raises(egncards.EgnError, match="hand 2: the joker was turned up"):
+    with pytest.raises(egn.cards.EgnError, match="hand 2: the joker was turned up"):
         _export(kit, g, table_results=True)
     # Without a joker upcard the joker game exports; the joker is "B".
     ok = kit.scripted_game("classic", ["up H", "pass", "order", "tricks 3"], joker=True)
     assert _export(kit, ok, table_results=True)["metadata"]["ruleset"]["joker"] is True
-    assert egncards.egn_card(52) == "B"
-    with pytest.raises(egncards.EgnError):
-        egncards.egn_card(0)                 # 2C: EGN cards start at 7
+    assert egn.cards.egn_card(52) == "B"
+    with pytest.raises(egn.cards.EgnError):
+        egn.cards.egn_card(0)                 # 2C: EGN cards start at 7
 
 
 def test_a_log_that_does_not_replay_is_a_log_error(kit):

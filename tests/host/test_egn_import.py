@@ -33,7 +33,7 @@ from euchre.cardmode import shuffled_deck
 from euchre.cards import card_name
 from euchre.hand import P_DEAL
 
-from bower_host import egn, egncards, egnrules
+from bower_host import egn
 from bower_host.db import Library, replay
 from bower_host.importer import egnfile
 from bower_host.importer.common import ImportProblem
@@ -78,7 +78,7 @@ def results_of(log_text):
 
 
 def sat_out(deal):
-    o = egnrules.deal_outcome(deal, {})
+    o = egn.rules.deal_outcome(deal, {})
     return o.sit_out
 
 
@@ -114,7 +114,7 @@ def to_v10(doc, kitties=None):
         if "playerCards" in st_:
             st_["player_cards"] = st_.pop("playerCards")
         st_["kitty"] = list(kitties[n]) if kitties else ["", "", ""]
-        o = egnrules.deal_outcome(d, md.get("ruleset"))
+        o = egn.rules.deal_outcome(d, md.get("ruleset"))
         for k, p in enumerate(d["phases"]):
             p["phaseNumber"] = k + 1
             if p["type"] == "TRICK_PLAY":
@@ -127,7 +127,7 @@ def to_v10(doc, kitties=None):
 
 def kitties_of(g):
     """Per hand of ``g``: the three cards under the upcard, EGN names."""
-    return [[egncards.egn_card(c) for c in rec.hand.dealt[21:24]] for rec in replay(elog.dumps(g)).hands]
+    return [[egn.cards.egn_card(c) for c in rec.hand.dealt[21:24]] for rec in replay(elog.dumps(g)).hands]
 
 
 def load(doc):
@@ -157,7 +157,7 @@ def test_no_player_cards_every_hand_comes_back_from_the_tricks(game):
     assert it.note == "" and rp.game.cards
     assert hands_of(it.raw.decode()) == hands_of(elog.dumps(game))
     assert rp.game.scores == game.scores and rp.game.result == game.result
-    assert egnrules.final_score(doc) == game.scores[:2]
+    assert egn.rules.final_score(doc) == game.scores[:2]
 
 
 def test_unknown_cards_go_in_as_the_table_record_and_say_why(game, bower, tmp_path):
@@ -193,7 +193,7 @@ def test_a_game_in_progress_mid_deal_goes_in_as_far_as_it_was_played(game):
     it, rp = imported(doc)
     g = rp.game
     assert not g.is_terminal() and g.hand.tricks_played == 2
-    assert g.scores == egnrules.final_score(doc) + egnrules.final_score(doc)
+    assert g.scores == egn.rules.final_score(doc) + egn.rules.final_score(doc)
 
 
 # ----- a starting score ----------------------------------------------------------------------------
@@ -202,7 +202,7 @@ def test_a_game_starting_at_7_4_exports_and_imports_its_start(bower, tmp_path):
     g = bot_game(3, start=[7, 4, 7, 4])
     doc = export(g)
     assert doc["metadata"]["initialScore"] == [7, 4]
-    assert egnrules.final_score(doc) == doc["metadata"]["finalScore"] == g.scores[:2]
+    assert egn.rules.final_score(doc) == doc["metadata"]["finalScore"] == g.scores[:2]
     for d in (doc, without_cards(doc, keep_sitting_out=True), without_cards(doc, keep_discard=False)):
         it, rp = imported(d)
         assert rp.header["start"] == [7, 4, 7, 4] and rp.game.scores == g.scores

@@ -24,7 +24,7 @@ from euchre import log as elog
 from euchre.bot import choose
 from euchre.hand import P_DEFEND
 
-from bower_host import egn, egncards, egnread, egnrules
+from bower_host import egn
 from bower_host.db import Library
 
 DEV = "e6614103e7"
@@ -162,7 +162,7 @@ def exported(kit):
             g = kit.bot_game("classic", seed, bold=True, **opts)
             try:
                 doc = egn.from_log(kit.log_bytes(g, f"s{seed}").decode(), game_id=f"{DEV}/s{seed}")
-            except egncards.EgnError:
+            except egn.cards.EgnError:
                 continue
             out.append((opts, g, json.loads(egn.dumps(doc))))
     return out
@@ -174,7 +174,7 @@ def test_egn_scoring_of_every_export_gives_bowers_score(exported, variant_games)
     kinds = set()
     for opts, g, doc in exported:
         assert spec_final_score(doc) == g.scores[:2] == doc["metadata"]["finalScore"], opts
-        assert egnrules.final_score(doc) == g.scores[:2]
+        assert egn.rules.final_score(doc) == g.scores[:2]
         kinds.update(k for k in opts)
     # Every option set but the ones that always refuse here exported a game.
     assert {"farmers", "partners_best", "joker", "canadian"} <= kinds
@@ -249,7 +249,7 @@ def test_lone_defender_against_a_partnership_is_refused(kit):
     for seed in range(8):
         try:
             egn.from_log(kit.log_bytes(kit.bot_game("classic", seed, bold=True, defend_alone=True), "x").decode())
-        except egncards.EgnError as e:
+        except egn.cards.EgnError as e:
             why.append(str(e))
     assert any("defended alone against a maker who was not alone (004); EGN defines aloneDefender only "
                "against a loner (isAlone: true)" in w for w in why)
@@ -261,17 +261,17 @@ def test_lone_defender_against_a_partnership_is_refused(kit):
 def test_packed_deals_read_like_the_object(exported, version):
     opts, g, doc = next(x for x in exported if not x[0])
     packed = dict(doc, deals=[pack(d, version) for d in doc["deals"]])
-    assert egnrules.final_score(packed) == g.scores[:2]          # no TypeError
+    assert egn.rules.final_score(packed) == g.scores[:2]          # no TypeError
     for d, p in zip(doc["deals"], packed["deals"]):
-        u = egnread.unpack_deal(p)
+        u = egn.read.unpack_deal(p)
         assert u["initialState"]["upCard"] == d["initialState"]["upCard"]
         assert u["phases"][0]["calls"] == d["phases"][0]["calls"]
         assert [p["tricks"] for p in u["phases"][1:]] == [p["tricks"] for p in d["phases"][1:]]
         if version == 3:
             assert u["initialState"]["playerCards"] == d["initialState"]["playerCards"]
             assert u["phases"][0].get("discard") == d["phases"][0].get("discard")
-    with pytest.raises(egncards.EgnError):
-        egnread.unpack_deal("not base64!")
+    with pytest.raises(egn.cards.EgnError):
+        egn.read.unpack_deal("not base64!")
 
 
 def test_a_partial_deal_scores_as_egn_reference_does():
@@ -280,8 +280,8 @@ def test_a_partial_deal_scores_as_egn_reference_does():
     d = {"dealNumber": 0, "initialState": {"dealer": 3, "upCard": "Jd"},
          "phases": [{"type": "EUCHRE_BIDDING", "calls": ["Pass", "Pass", "Order"]},
                     {"type": "TRICK_PLAY", "tricks": [["Ac", "Tc", "9c", "Kc"], ["Ah", "Kh", "Th", "Qd"], ["Jd"]]}]}
-    assert egnrules.deal_outcome(d).delta == [0, 0] == spec_deal_points(d, {})
-    assert egnrules.deal_outcome(d).tricks == [1, 1]             # the 1-card trick has no winner
+    assert egn.rules.deal_outcome(d).delta == [0, 0] == spec_deal_points(d, {})
+    assert egn.rules.deal_outcome(d).tricks == [1, 1]             # the 1-card trick has no winner
 
 
 # ----- export: CSV and files ------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 
 from euchre import Game, Rules
 
-from bower_host import egnrules
+from bower_host import egn
 from bower_host.db import Library
 
 DEV = "e6614103e7"
@@ -143,7 +143,7 @@ def test_export_egn_one_game(bower, filled_db, variant_logs, tmp_path):
     assert rc == 0, err
     doc = json.loads(out)
     assert doc["fileType"] == "Euchre Game Notation" and doc["metadata"]["gameId"] == x.ref
-    assert egnrules.final_score(doc) == doc["metadata"]["finalScore"] == x.game.scores[:2]
+    assert egn.rules.final_score(doc) == doc["metadata"]["finalScore"] == x.game.scores[:2]
     f = tmp_path / "game.egn"
     assert bower("export", "-f", "EGN", x.gid, "-o", f, "--db", filled_db)[0] == 0
     assert json.loads(f.read_text()) == doc

@@ -13,7 +13,7 @@ import re
 
 from euchre import Game, Rules
 
-from bower_host import egn, egncards, egnread
+from bower_host import egn
 from bower_host.importer.common import ImportProblem, Item, apply_event, dump_game, iso_seconds, show
 from bower_host.importer.foreign import card_deal, foreign_table_deal, recover_hands, same_cards
 
@@ -43,11 +43,11 @@ def from_egn(doc: dict) -> Item:
     md = doc.get("metadata")
     if not isinstance(md, dict) or not isinstance(doc.get("deals"), list):
         raise ImportProblem("an EGN file needs metadata and deals")
-    if not egnread.readable_version(doc.get("version")):
-        raise ImportProblem(f"EGN version {doc.get('version')!r}: this bower reads {egnread.READS}")
+    if not egn.read.readable_version(doc.get("version")):
+        raise ImportProblem(f"EGN version {doc.get('version')!r}: this bower reads {egn.read.READS}")
     try:
-        full = egnread.expand(egnread.upgrade(doc))
-    except egncards.EgnError as e:
+        full = egn.read.expand(egn.read.upgrade(doc))
+    except egn.cards.EgnError as e:
         raise ImportProblem(str(e)) from e
     md = full["metadata"]
     players = md.get("players") or []
@@ -92,7 +92,7 @@ def from_egn(doc: dict) -> Item:
                 card_deal(game, complete[i], i, rs, last)
             else:
                 foreign_table_deal(game, deal, i, rs, last)
-    except egncards.EgnError as e:
+    except egn.cards.EgnError as e:
         raise ImportProblem(str(e)) from e
     except KeyError as e:
         raise ImportProblem(f"deal {i}: not an EGN deal Bower can read (no {show(e.args[0])} where EGN has "
@@ -168,7 +168,7 @@ def _rules(rs: dict) -> Rules:
 
 
 def _events_note(deal: dict):
-    bid = egnread._phase(deal, "EUCHRE_BIDDING") or {}
+    bid = egn.read.phase_of(deal, "EUCHRE_BIDDING") or {}
     for notes in (bid.get("callAnnotations") or {}).values():
         for n in notes:
             m = egn._EVENTS_RE.match(n)

@@ -17,7 +17,7 @@ from euchre.cards import HIGH_JOKER, card_name
 from euchre.hand import P_BID1, P_BID2, P_DECLARE, P_DEFEND, P_DISCARD, P_GIVE, P_GIVEBACK, P_PLAY, P_UP
 from euchre.notation import outcome_text
 
-from bower_host import egncards, egnread, egnrules
+from bower_host import egn
 from bower_host.importer.common import ImportProblem, apply_event
 
 
@@ -51,7 +51,7 @@ def _hands_given(st: dict) -> list:
         raise ImportProblem("playerCards must list, for each of the 4 seats, its 5 cards or none")
     for h in pcs:
         for c in h:
-            egncards.bower_card(c)   # (refuses what is not a card)
+            egn.cards.bower_card(c)   # (refuses what is not a card)
     return [list(h) for h in pcs]
 
 
@@ -81,7 +81,7 @@ def recover_hands(deals: list, rs: dict):
 
 def _played(deal: dict, o) -> list:
     # The cards each seat played, by EGN's lead rules (``o``: deal_outcome).
-    play = egnread._phase(deal, "TRICK_PLAY")
+    play = egn.read.phase_of(deal, "TRICK_PLAY")
     seats = [[], [], [], []]
     for trick, order in zip(play["tricks"] if play else [], o.seats or []):
         for c, s in zip(trick, order):
@@ -91,7 +91,7 @@ def _played(deal: dict, o) -> list:
 
 def _picked_up(deal: dict) -> bool:
     # The upcard was ordered up (round 1).
-    bid = egnread._phase(deal, "EUCHRE_BIDDING") or {}
+    bid = egn.read.phase_of(deal, "EUCHRE_BIDDING") or {}
     calls = bid.get("calls") or []
     return any(c != "Pass" for c in calls[:4])
 
@@ -106,14 +106,14 @@ def _check_play(deal: dict, i: int, rs: dict, last: bool) -> None:
     st = deal["initialState"]
     given = _hands_given(st)
     up = st["upCard"]
-    play = egnread._phase(deal, "TRICK_PLAY")
+    play = egn.read.phase_of(deal, "TRICK_PLAY")
     tricks = play["tricks"] if play else []
     cards = [c for t in tricks for c in t]
     for c in [up] + cards:
-        egncards.bower_card(c)
+        egn.cards.bower_card(c)
         if c not in _DECK and c != "B":
             raise ImportProblem(f"deal {i}: {c} is not in the deck Bower deals (9 to ace)")
-    o = egnrules.deal_outcome(deal, rs)
+    o = egn.rules.deal_outcome(deal, rs)
     if o.maker is None:
         if cards:
             raise ImportProblem(f"deal {i}: cards are played but nobody made trump")
@@ -139,7 +139,7 @@ def _check_play(deal: dict, i: int, rs: dict, last: bool) -> None:
         if up in played[s] and not (picked and s == dealer):
             raise ImportProblem(f"deal {i}: seat {s} played {up}, the upcard, which "
                                 + ("the dealer picked up" if picked else "was turned down"))
-    discard = bid_discard = (egnread._phase(deal, "EUCHRE_BIDDING") or {}).get("discard")
+    discard = bid_discard = (egn.read.phase_of(deal, "EUCHRE_BIDDING") or {}).get("discard")
     if picked and len(played[dealer]) == 5 and up not in played[dealer]:
         discard = up    # the dealer discarded the upcard itself
     if picked and discard is not None and discard in played[dealer]:
@@ -148,7 +148,7 @@ def _check_play(deal: dict, i: int, rs: dict, last: bool) -> None:
         raise ImportProblem(f"deal {i}: the dealer played five cards without {up}, the upcard, so discarded "
                             f"it, but the file's discard is {bid_discard}")
     taken = {}
-    bid = egnread._phase(deal, "EUCHRE_BIDDING") or {}
+    bid = egn.read.phase_of(deal, "EUCHRE_BIDDING") or {}
     for x in bid.get("cardExchanges") or []:
         taken.setdefault(x["receiver"], []).extend(x["cards"])
     for s in range(4):
@@ -163,11 +163,11 @@ def _check_play(deal: dict, i: int, rs: dict, last: bool) -> None:
     for k, (trick, order) in enumerate(zip(tricks, o.seats or [])):
         if len(trick) < 2:
             continue
-        led = egnrules._eff(trick[0], trump)
+        led = egn.rules.effective_suit(trick[0], trump)
         for c, s in zip(trick[1:], order[1:]):
-            if egnrules._eff(c, trump) == led:
+            if egn.rules.effective_suit(c, trump) == led:
                 continue
-            later = [x for x in played[s][played[s].index(c) + 1:] if egnrules._eff(x, trump) == led]
+            later = [x for x in played[s][played[s].index(c) + 1:] if egn.rules.effective_suit(x, trump) == led]
             if later:
                 raise ImportProblem(f"deal {i}, trick {k + 1}: seat {s} played {c} on a {trick[0]} lead but "
                                     f"held {later[0]} (a renege, which EGN has no way to record)")
@@ -177,9 +177,9 @@ def _complete(deal: dict, i: int, rs: dict) -> dict:
     # ``deal`` with every player's five cards (and the dealer's discard)
     # filled in from the tricks, or _Unknown saying what is not recorded.
     st = deal["initialState"]
-    bid = egnread._phase(deal, "EUCHRE_BIDDING")
-    play = egnread._phase(deal, "TRICK_PLAY")
-    o = egnrules.deal_outcome(deal, rs)
+    bid = egn.read.phase_of(deal, "EUCHRE_BIDDING")
+    play = egn.read.phase_of(deal, "TRICK_PLAY")
+    o = egn.rules.deal_outcome(deal, rs)
     if bid is None or o.maker is None:
         raise _Unknown(f"deal {i} has no trump made, so nobody's cards are known")
     if bid.get("cardExchanges"):
@@ -224,7 +224,7 @@ def _complete(deal: dict, i: int, rs: dict) -> dict:
     new = json.loads(json.dumps(deal))
     new["initialState"]["playerCards"] = hands
     if discard is not None:
-        egnread._phase(new, "EUCHRE_BIDDING")["discard"] = discard   # pyright: ignore[reportOptionalSubscript]
+        egn.read.phase_of(new, "EUCHRE_BIDDING")["discard"] = discard   # pyright: ignore[reportOptionalSubscript]
     return new
 
 
@@ -240,7 +240,7 @@ def _open_end(game, deal: dict, i: int, rs: dict, last: bool, what: str) -> None
     # game in progress, if EGN's rules do not score it yet.
     if not last:
         raise ImportProblem(f"deal {i}: {what} end before the hand does")
-    d = egnrules.deal_outcome(deal, rs).delta
+    d = egn.rules.deal_outcome(deal, rs).delta
     if d and any(d):
         raise ImportProblem(f"deal {i}: play stops early; EGN's rules score it {d} already, but Bower "
                             "scores a hand once all its tricks are played")
@@ -251,10 +251,10 @@ def foreign_table_deal(game, deal: dict, i: int, rs: dict, last: bool) -> None:
     # each trick (by EGN's rules); a farmer's hand (003) is declared.
     st = deal["initialState"]
     up = st["upCard"]
-    if egncards.bower_card(up) >= HIGH_JOKER:
+    if egn.cards.bower_card(up) >= HIGH_JOKER:
         raise ImportProblem(f"deal {i}: the joker was turned up and EGN does not record the suit the dealer "
                             "named for it")
-    bid = egnread._phase(deal, "EUCHRE_BIDDING") or {}
+    bid = egn.read.phase_of(deal, "EUCHRE_BIDDING") or {}
     calls = list(bid.get("calls") or [])
     alone = bool(bid.get("isAlone"))
     defender = bid.get("aloneDefender", -1)
@@ -266,7 +266,7 @@ def foreign_table_deal(game, deal: dict, i: int, rs: dict, last: bool) -> None:
             best = x["cards"][0]
         else:
             raise ImportProblem(f"deal {i}: a card exchange Bower has no rule for: {x}")
-    o = egnrules.deal_outcome(deal, rs)
+    o = egn.rules.deal_outcome(deal, rs)
     won = list(o.winners or [])
     number = game.hand_no
     while game.hand_no == number and not game.is_terminal():
@@ -304,25 +304,25 @@ def _check_points(game, o, i: int) -> None:
 
 def card_deal(game, deal: dict, i: int, rs: dict, last: bool = False) -> None:
     st = deal["initialState"]
-    hands = [[egncards.bower_card(c) for c in hand] for hand in st.get("playerCards") or []]
+    hands = [[egn.cards.bower_card(c) for c in hand] for hand in st.get("playerCards") or []]
     if len(hands) != 4 or any(len(h) != 5 for h in hands):
         raise ImportProblem(f"deal {i} has no table-mode record and not every player's five cards "
                             "(playerCards): Bower needs the whole deal to replay card play")
-    up = egncards.bower_card(st["upCard"])
-    bid = egnread._phase(deal, "EUCHRE_BIDDING")
+    up = egn.cards.bower_card(st["upCard"])
+    bid = egn.read.phase_of(deal, "EUCHRE_BIDDING")
     if bid is None:
         if last:
             return _open_end(game, deal, i, rs, last, "the calls")
         raise ImportProblem(f"deal {i} has no bidding")
-    play = egnread._phase(deal, "TRICK_PLAY")
-    plays = [egncards.bower_card(c) for t in (play["tricks"] if play else []) for c in t]
+    play = egn.read.phase_of(deal, "TRICK_PLAY")
+    plays = [egn.cards.bower_card(c) for t in (play["tricks"] if play else []) for c in t]
     farmer = best = None
     taken: list = []
     for x in bid.get("cardExchanges") or []:
         if "sender" not in x and len(x["cards"]) == 3:
-            farmer, taken = x["receiver"], [egncards.bower_card(c) for c in x["cards"]]
+            farmer, taken = x["receiver"], [egn.cards.bower_card(c) for c in x["cards"]]
         elif x.get("sender") == (x["receiver"] + 2) % 4 and len(x["cards"]) == 1:
-            best = egncards.bower_card(x["cards"][0])
+            best = egn.cards.bower_card(x["cards"][0])
         else:
             raise ImportProblem(f"deal {i}: a card exchange Bower has no rule for: {x}")
     known = [c for h in hands for c in h] + [up] + taken
@@ -352,7 +352,7 @@ def card_deal(game, deal: dict, i: int, rs: dict, last: bool = False) -> None:
             ev = f"defend {defender}" if f"defend {defender}" in legal else \
                 next((a for a in legal if a in ("pass", "defend none")), "pass")
         elif h.phase == P_DISCARD:
-            ev = f"discard {card_name(egncards.bower_card(bid['discard']))}" if bid.get("discard") else \
+            ev = f"discard {card_name(egn.cards.bower_card(bid['discard']))}" if bid.get("discard") else \
                 _unplayed(legal, unplayed, i, "the dealer's discard")
         elif h.phase == P_GIVE:
             if best is None:
@@ -369,7 +369,7 @@ def card_deal(game, deal: dict, i: int, rs: dict, last: bool = False) -> None:
         apply_event(game, ev, i)
     if calls or plays:
         raise ImportProblem(f"deal {i}: {len(calls)} calls and {len(plays)} cards after the hand was over")
-    _check_points(game, egnrules.deal_outcome(deal, rs), i)
+    _check_points(game, egn.rules.deal_outcome(deal, rs), i)
 
 
 def _unplayed(legal: list, unplayed: set, i: int, what: str) -> str:

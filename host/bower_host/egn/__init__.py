@@ -1,4 +1,10 @@
-"""Euchre Game Notation (EGN): Bower's writer and reader.
+"""Euchre Game Notation (EGN): Bower's writer and reader, one package.
+
+This module is the writer (:func:`from_log`, :func:`dumps`, :func:`ruleset`);
+:mod:`.cards` is EGN's card notation and its error, :mod:`.read` reads any
+1.x file as 1.6 (packed deals included), :mod:`.rules` derives what a deal
+amounts to as a reader must. ``bower import`` of a file is
+:mod:`bower_host.importer.egnfile` (the importer's room: it imports this).
 
 EGN (the public repository NextSuit-Labs/euchre-game-notation, schema 1.6)
 is JSON: ``metadata`` (players, initial and final team scores, ``ruleset``)
@@ -43,16 +49,16 @@ What Bower writes (``host/EXPORTS.md`` says it for users):
 
 The reader's side (``bower import``, host/bower_host/importer/) takes
 EGN 1.0 to 1.6: ``upgrade`` reads 1.0's older key names, ``expand`` packed
-deals (both :mod:`bower_host.egnread`), ``deal_outcome`` says who played
-each card and who took each trick (:mod:`bower_host.egnrules`). A game that
+deals (both :mod:`bower_host.egn.read`), ``deal_outcome`` says who played
+each card and who took each trick (:mod:`bower_host.egn.rules`). A game that
 started at a score writes it as ``initialScore``. EGN's cards and
-``EgnError`` are :mod:`bower_host.egncards`; this module is the writer.
+``EgnError`` are :mod:`bower_host.egn.cards`; this module is the writer.
 
 ::
 
     doc = from_log(log_text, game_id="e6614103e7/g0001")
     text = dumps(doc)
-    egnrules.final_score(json.loads(text))    # EGN's rules, packed deals included
+    egn.rules.final_score(json.loads(text))    # EGN's rules, packed deals included
 """
 
 from __future__ import annotations
@@ -68,8 +74,9 @@ from euchre.hand import P_BID1, P_BID2, REDEAL, SCORED
 from euchre.notation import option_label, outcome_text
 
 from bower_host.db import Replay, is_quick, replay
-from bower_host.egncards import EgnError, egn_card
-from bower_host.egnrules import deal_outcome
+from bower_host.egn import cards as cards, read as read, rules as rules
+from bower_host.egn.cards import EgnError, egn_card
+from bower_host.egn.rules import deal_outcome
 
 if TYPE_CHECKING:
     from euchre import Rules

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bower_host.egnread import _phase, unpack_deal
+from bower_host.egn.read import phase_of, unpack_deal
 
 
 _LEFT = {"c": "s", "s": "c", "d": "h", "h": "d"}
@@ -31,7 +31,7 @@ class DealOutcome:
     winners: list | None = None     # the seat that took each whole trick
 
 
-def _eff(card: str, trump: str) -> str:
+def effective_suit(card: str, trump: str) -> str:
     if card == "B":
         return trump
     if card[0] == "J" and card[1].lower() == _LEFT[trump]:
@@ -76,7 +76,7 @@ def deal_outcome(deal: dict, ruleset: dict | None = None) -> DealOutcome:
     rs = ruleset or {}
     dealer = deal["initialState"]["dealer"]
     up = deal["initialState"]["upCard"]
-    bid = _phase(deal, "EUCHRE_BIDDING")
+    bid = phase_of(deal, "EUCHRE_BIDDING")
     calls = bid["calls"] if bid else []
     idx = next((i for i, c in enumerate(calls) if c != "Pass"), None)
     if idx is None or bid is None:
@@ -93,7 +93,7 @@ def deal_outcome(deal: dict, ruleset: dict | None = None) -> DealOutcome:
     if defender >= 0:
         out.add((defender + 2) % 4)
     res = DealOutcome(maker, trump, frozenset(out))
-    play = _phase(deal, "TRICK_PLAY")
+    play = phase_of(deal, "TRICK_PLAY")
     if play is None:
         return res
     first = (maker + 1) % 4 if alone and rs.get("loner_lead") == "LEFT_OF_LONER" else (dealer + 1) % 4
@@ -120,7 +120,7 @@ def deal_outcome(deal: dict, ruleset: dict | None = None) -> DealOutcome:
         order = [after(lead, i) for i in range(len(trick))]
         seats.append(order)
         if len(trick) == per and trump in _LEFT:
-            led = _eff(trick[0], trump)
+            led = effective_suit(trick[0], trump)
             best = max(range(len(trick)), key=lambda i: _power(trick[i], trump, led))
             lead = order[best]
             taken[lead % 2] += 1

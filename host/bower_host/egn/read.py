@@ -12,10 +12,10 @@ import binascii
 import re
 from typing import Any
 
-from bower_host.egncards import EgnError
+from bower_host.egn.cards import EgnError
 
 
-def _phase(deal: dict, kind: str) -> dict | None:
+def phase_of(deal: dict, kind: str) -> dict | None:
     return next((p for p in deal.get("phases", ()) if p.get("type") == kind), None)
 
 
@@ -246,7 +246,7 @@ def _unpack(b: _Bits, version: int, number: int) -> dict:
                 else:
                     per = players - (2 if a_alone and a_defended else 1 if a_alone else 0)
                     first = None
-                    main = _phase(deal, "EUCHRE_BIDDING")
+                    main = phase_of(deal, "EUCHRE_BIDDING")
                     played = branch - (len(main["calls"]) if main else 0)
                     if p == 0 and played > 0 and played % per:
                         first = per - played % per
