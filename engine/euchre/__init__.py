@@ -2,7 +2,9 @@
 #
 # Pure Python that runs unchanged on CPython and MicroPython. Variants are data
 # (``Rules``), a hand is a state machine (``Hand``), a game is its event log
-# (``Game``, serialised by ``euchre.log``). See engine/README.md.
+# (``Game``, serialised by ``euchre.log``). See engine/README.md. For the
+# device: no rule enforced with assert (firmware/DEVICE.md, 7), plain loops
+# (firmware/DEVICE.md, 3), ids, not words (firmware/DEVICE.md, 2).
 #
 # >>> from euchre import Rules, Game
 # >>> g = Game(Rules("classic"))

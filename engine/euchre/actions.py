@@ -1,7 +1,7 @@
 # Actions: one small-int space for every input, and its text notation.
 #
 # An action id is ``kind | arg << 5 | flag << 11`` (a small int, no heap on
-# MicroPython). The text form is what the game log stores and what
+# MicroPython: firmware/DEVICE.md, 2). The text form is what the game log stores and what
 # ``legal_actions()`` returns; ``parse_action`` and ``action_name`` convert.
 #
 # Notation (seats are 0-based clockwise; S is a suit letter C D H S; XX a card):

@@ -1,7 +1,8 @@
 # A club night's round (host/CLUB.md): Classic with four more options, a
 # game that ends by itself after ``round_hands`` hands and is accepted by
 # the other side. Loaded only when a round is played (euchre.rules,
-# euchre.game call in), so an ordinary game's heap holds none of it.
+# euchre.game call in), so an ordinary game's heap holds none of it
+# (firmware/DEVICE.md, 1).
 #
 # >>> from euchre import Game, Rules
 # >>> g = Game(Rules("classic", round_hands=1, lone_march=5))

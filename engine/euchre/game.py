@@ -392,7 +392,7 @@ class Game:
         return out
 
     if _HOST:
-        # (not on the device: a repr would only cost it heap)
+        # (not on the device: firmware/DEVICE.md, 1)
         def __repr__(self):
             return "<Game %s hand %d scores %r>" % (self.rules.name, self.hand_no, self.scores)
 

@@ -1,7 +1,7 @@
 # The rules of the options that came after the game logs began (issue 36;
 # euchre.rules LATER and the variants' own ``later``) that need code of
 # their own: loaded only for a game that has one, so a game without them
-# holds none of it on the device's heap.
+# holds none of it on the device's heap (firmware/DEVICE.md, 1).
 
 
 def raised_target(scores, target):

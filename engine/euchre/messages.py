@@ -1,9 +1,8 @@
 # The text of the engine's error messages for bad input, by key.
 #
 # Loaded only when one is raised: the device, which practically never
-# raises them, keeps their text out of its RAM (a string constant of more
-# than a few characters costs a heap object from the moment its module is
-# imported). euchre.why holds the messages for illegal actions.
+# raises them, keeps their text out of its RAM (firmware/DEVICE.md, 2).
+# euchre.why holds the messages for illegal actions.
 
 _TEXT = {
     "card": "not a card: %r (write rank then suit, e.g. JH, TS, 2S, or HJ/LJ)",

@@ -9,10 +9,8 @@
 # ``canadian``, ``loner_lead``, ``defend_alone``, ``farmers``,
 # ``partners_best``, ``joker``, ``num_players``, ``min_rank``).
 #
-# The data is written as dict(name=...): the names are then interned
-# identifiers (the option and field names are needed as such anyway), where
-# "name" keys longer than ten characters would each cost the device a string
-# object; score tables are tuples.
+# The data is written as dict(name=...) (firmware/DEVICE.md, 2); score
+# tables are tuples.
 #
 # >>> r = Rules("classic", std=True)
 # >>> r.kitty, r.std, len(r.deck)
@@ -21,7 +19,8 @@
 # 'five'
 
 # The fields set from the tables are declared in rules.pyi, for type
-# checkers (a class attribute each would cost the device heap); within this
+# checkers (a class attribute each would cost the device heap:
+# firmware/DEVICE.md, 1); within this
 # file pyright cannot see them, hence the one rule it skips here.
 # pyright: reportAttributeAccessIssue=false
 
@@ -31,8 +30,7 @@ from euchre.cards import HIGH_JOKER, NUM_CARDS, RJ, parse_cards, error_text
 
 _B = (False, True)
 # Option name -> allowed values (None: a whole number from 1 to 99). Labels
-# for screens are in euchre.notation. (Written as dict(name=...): the names
-# are then interned identifiers, not extra string objects on the device.)
+# for screens are in euchre.notation. (dict(name=...): firmware/DEVICE.md, 2)
 OPTIONS = dict(
     winning_score=None, std=_B, canadian=_B,
     loner_lead=("LEFT_OF_DEALER", "LEFT_OF_LONER"),
@@ -283,7 +281,7 @@ class Rules:
         return isinstance(other, Rules) and self.to_dict() == other.to_dict()
 
     if sys.implementation.name != "micropython":
-        # (not on the device: each costs it heap)
+        # (not on the device: firmware/DEVICE.md, 1)
         @property
         def stick_the_dealer(self):
             """Option ``std`` by its name in full (euchre.names)."""

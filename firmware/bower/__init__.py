@@ -7,8 +7,8 @@ __version__ = "0.2.0"
 
 
 def unload(name):
-    # Give the heap of module ``name`` ("bower.archive") back: the next
-    # import loads it again. The module that loads an optional part calls
+    # Give the heap of module ``name`` ("bower.screens") back: the next
+    # import loads it again (firmware/DEVICE.md, 1). The module that loads an optional part calls
     # this for it (the app for its menus, the store for its archive, the
     # link for its protocol, the board for its checker, the new-game menu
     # for the data of the variants for three, six and two players).

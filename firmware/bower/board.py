@@ -114,10 +114,8 @@ class _Hw:
         # Pin interrupts (MicroPython) put every button edge in the buttons'
         # ring with its time, so a tap shorter than a busy loop pass (a sync,
         # a flash write, a redraw) still counts. Each handler is a bound
-        # method of an _Edge: a closure over more names would make the VM
-        # allocate its argument array on every call, and a hard interrupt
-        # runs with the heap locked (MemoryError, then the pin's interrupt
-        # is switched off).
+        # method of an _Edge, not a closure: a hard interrupt runs with the
+        # heap locked (firmware/DEVICE.md, 4).
         pins = getattr(self, "pins", None)
         if pins is None:
             return

@@ -66,7 +66,8 @@ _ALL = _Key()[:]
 
 
 def ticks_diff(a, b):
-    # a - b for ticks_ms() values (wrapping at 2**30), without big ints.
+    # a - b for ticks_ms() values (wrapping at 2**30), without big ints
+    # (firmware/DEVICE.md, 5).
     d = (a - b) & _MASK
     if d >= _HALF:
         d -= _HALF

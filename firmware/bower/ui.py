@@ -106,6 +106,7 @@ class App:
             top.handle(self, ev)
 
     def tick(self, now_ms):
+        # (work that can wait runs here, after the frame: firmware/DEVICE.md, 6)
         self.now = now_ms
         if self._later:
             self.commit()
