@@ -1,6 +1,6 @@
 """The ``bower`` command line.
 
-Each group of subcommands lives in its own module with a
+Each command lives in its own module of :mod:`bower_host.commands`, with a
 ``register(subparsers)`` function that adds its parsers and sets ``func`` on
 them; ``COMMAND_MODULES`` lists those modules.
 
@@ -22,17 +22,17 @@ from bower_host.errors import CommandError, printable
 
 
 COMMAND_MODULES = [
-    "bower_host.demo",
-    "bower_host.sim",
-    "bower_host.sync",
-    "bower_host.deploy",
-    "bower_host.library",
-    "bower_host.importer",
-    "bower_host.repair",
-    "bower_host.club",
-    "bower_host.league",
-    "bower_host.web",
-    "bower_host.rulescmd",
+    "bower_host.commands.demo",
+    "bower_host.commands.sim",
+    "bower_host.commands.sync",
+    "bower_host.commands.deploy",
+    "bower_host.commands.library",
+    "bower_host.commands.imports",
+    "bower_host.commands.repair",
+    "bower_host.commands.club",
+    "bower_host.commands.league",
+    "bower_host.commands.web",
+    "bower_host.commands.rules",
 ]
 
 #: Exit status of an unexpected error (a bug): EX_SOFTWARE.
@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     # What `bower sync` does with each game it stored, beyond the library:
-    # a club round counts for its night (bower_host.sync and .syncer know no club).
+    # a club round counts for its night (bower_host.commands.sync and .syncer know no club).
     sub.choices["sync"].set_defaults(after_store=_count_club_round)
     return parser
 

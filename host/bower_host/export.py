@@ -6,21 +6,14 @@ stored per hand (host/EXPORTS.md describes the formats).
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import sys
-from pathlib import Path
-from typing import Iterator
 
 from euchre import Rules
 
 from bower_host.errors import CommandError
 from bower_host.db import replay
-from bower_host.progress import Progress
 from bower_host import csvout, egn
-from bower_host.outputs import STDOUT, check_output, check_output_dir, write_output
-from bower_host.libcommon import _iso, _nonempty, _seat, _write, first_entry, open_library, resolve
+from bower_host.gamesview import _iso, _seat, first_entry
 
 
 FORMATS = ("csv", "json", "egn")
@@ -103,90 +96,8 @@ def game_json(g: dict, hands: list[dict]) -> dict:
     }
 
 
-def _egn_of(g: dict, table_results: bool = False) -> dict:
+def egn_of(g: dict, table_results: bool = False) -> dict:
     try:
         return egn.from_log(g["log"], game_id=f"{g['device']}/{g['game_key']}", table_results=table_results)
     except egn.cards.EgnError as e:
         raise CommandError(f"game {g['id']} ({g['device']}/{g['game_key']}) cannot be written as EGN: {e}") from e
-
-
-def _each(games: list[dict], bar: Progress) -> Iterator[dict]:
-    # The games, counted on a progress bar (a long export shows one on a terminal).
-    bar.set("games", "exporting", total=len(games))
-    for g in games:
-        yield g
-        bar.advance("games")
-
-
-def cmd_export(args: argparse.Namespace) -> int:
-    fmt = (args.format or "").lower()
-    if fmt not in FORMATS:
-        raise CommandError(f"unknown export format {args.format!r}: use one of {', '.join(FORMATS)}")
-    _check_target(fmt, args.output, args.db)
-    with open_library(args.db) as lib:
-        _nonempty(lib)
-        if args.games:
-            picked = {}
-            for ref in args.games:
-                g = resolve(lib, ref)
-                picked.setdefault(g["id"], g)
-            chosen = list(picked.values())
-        else:
-            chosen = list(reversed(lib.games()))
-        if fmt == "csv":
-            with Progress() as bar:
-                rows = [r for g in _each(chosen, bar) for r in csv_rows(g, lib.hands(g["id"]))]
-            _write(csvout.dumps_dicts(CSV_COLUMNS, rows), args.output, args.db)
-        elif fmt == "json":
-            with Progress() as bar:
-                doc = {"format": "bower-library-export", "version": 1,
-                       "games": [game_json(g, lib.hands(g["id"])) for g in _each(chosen, bar)]}
-            _write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", args.output, args.db)
-        else:
-            _export_egn(chosen, bool(args.games), args.output, bool(getattr(args, "table_results", False)), args.db)
-    return 0
-
-
-def _check_target(fmt: str, out: str | None, db: str | None) -> None:
-    # Refused before the library is read: an output that could hurt (bower_host.outputs).
-    if out is None or out == STDOUT:
-        return
-    if fmt == "egn" and os.path.isdir(out):
-        check_output_dir(out, library=db)
-    else:
-        check_output(out, library=db, stdout=True)
-
-
-def _export_egn(chosen: list[dict], named: bool, out: str | None, table_results: bool = False,
-                db: str | None = None) -> None:
-    # EGN holds one game per file: several games go to a directory that exists.
-    target = Path(out) if out and out != "-" else None
-    if len(chosen) > 1 and target is not None and not target.is_dir():
-        raise CommandError(f"EGN holds one game per file and {len(chosen)} games were chosen: -o must name an "
-                           f"existing directory (there is no directory {out}); or give one GAME")
-    docs = []
-    with Progress() as bar:
-        for g in _each(chosen, bar):
-            try:
-                docs.append((g, _egn_of(g, table_results)))
-            except CommandError as e:
-                if named:
-                    raise
-                print(f"bower: skipped {e}", file=sys.stderr)
-    if not docs:
-        raise CommandError("none of the games can be written as EGN (it holds Classic Euchre only, "
-                           "and table-mode games only with --table-results)")
-    if len(docs) == 1 and not (target and target.is_dir()):
-        _write(egn.dumps(docs[0][1]), out, db)
-        return
-    if target is None:
-        raise CommandError(f"EGN holds one game per file and {len(docs)} games were chosen: "
-                           "give one GAME, or -o DIRECTORY (an existing one) for one .egn file each")
-    from bower_host.db import safe_name
-    check_output_dir(target, library=db)
-    files = [(str(target / f"{safe_name(g['device'])}-{safe_name(g['game_key'])}.egn"), doc) for g, doc in docs]
-    for name, _ in files:           # every one checked before any is written
-        check_output(name, library=db)
-    for name, doc in files:
-        write_output(name, egn.dumps(doc), library=db)
-    print(f"wrote {len(docs)} EGN file{'s' if len(docs) > 1 else ''} to {target}", file=sys.stderr)

@@ -15,7 +15,6 @@ dollar sign.
 
 from __future__ import annotations
 
-import argparse
 import io
 import os
 import sys
@@ -25,8 +24,7 @@ from pathlib import Path
 from euchre import Rules
 
 from bower_host.errors import CommandError
-from bower_host.libcommon import _date, open_library, resolve, result_text, sides
-from bower_host.outputs import check_output, write_output
+from bower_host.gamesview import _date, result_text, sides
 
 #: matplotlib's own last resort: a box (with the code point) for any character.
 LAST_RESORT = "Last Resort"
@@ -173,14 +171,3 @@ def chart_path(output: str | None, game: int) -> Path:
     if os.path.lexists(path) or path.suffix:
         return path
     return path.with_name(path.name + ".png")
-
-
-def cmd_plot(args: argparse.Namespace) -> int:
-    with open_library(args.db) as lib:
-        g = resolve(lib, args.game)
-        hands = lib.hands(g["id"])
-    out = chart_path(args.output, g["id"])
-    check_output(out, library=args.db)
-    write_output(out, plot_game(g, hands), library=args.db)
-    print(f"wrote {out}", file=sys.stderr)
-    return 0

@@ -6,15 +6,9 @@ Games, wins, points per hand, makes, euchres, alone attempts and marches
 
 from __future__ import annotations
 
-import argparse
-import json
 
-from euchre import Rules
 
-from bower_host.errors import CommandError
 from bower_host.db import Library
-from bower_host import csvout
-from bower_host.libcommon import _console, _nonempty, _table, _title, _write, open_library
 
 
 STAT_FORMATS = ("table", "csv", "json")
@@ -60,37 +54,3 @@ def compute_stats(lib: Library, variant: str | None = None, unfinished: bool = F
         row["points_per_hand"] = round(st["points"] / st["hands"], 3) if st["hands"] else 0.0
         out.append(row)
     return out
-
-
-def cmd_stats(args: argparse.Namespace) -> int:
-    fmt = (args.format or "table").lower()
-    if fmt not in STAT_FORMATS:
-        raise CommandError(f"unknown stats format {args.format!r}: use one of {', '.join(STAT_FORMATS)}")
-    variant = None
-    if args.variant:
-        try:
-            variant = Rules(args.variant).name
-        except ValueError as e:
-            raise CommandError(str(e)) from e
-    with open_library(args.db) as lib:
-        _nonempty(lib)
-        rows = compute_stats(lib, variant, args.unfinished)
-    if not rows:
-        what = f"{_title(variant)} " if variant else ""
-        raise CommandError(f"no {what}games in the library" + ("" if args.unfinished else
-                           " played to the end (--unfinished counts the others too)"))
-    if fmt == "json":
-        _write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n", None)
-    elif fmt == "csv":
-        _write(csvout.dumps_dicts(list(rows[0]), rows), None)
-    else:
-        cols = ["Player", "Variant", "Games", "Wins", "Hands", "Points", "Pts/hand", "Called", "Made",
-                "Euchred", "Alone", "Lone marches", "Marches"]
-        data = [[r["player"], _title(r["variant"]), r["games"], r["wins"], r["hands"], r["points"],
-                 f"{r['points_per_hand']:.2f}", r["called"], r["made"], r["euchred"], r["alone"],
-                 r["alone_marches"], r["marches"]] for r in rows]
-        con = _console()
-        # At 80 columns: player, variant, games, wins, points and points per hand always.
-        con.print(_table(con, cols, data, right=cols[2:], key=("Player", "Variant", "Games", "Wins", "Pts/hand"),
-                         drop=("Lone marches", "Marches", "Alone", "Euchred", "Hands", "Called", "Made")))
-    return 0

@@ -1,7 +1,7 @@
 """One sync run: every game log a device has that the library lacks,
 fetched, checked, stored and marked synced on the device (``Syncer``), over
 a ``protocol.Client`` and into a ``db.Library``; no command line (``bower
-sync`` is ``bower_host.sync``), no club (the caller's ``after_store`` hook).
+sync`` is ``bower_host.commands.sync``), no club (the caller's ``after_store`` hook).
 
 * Bytes already fetched live in ``<library>.partial/<device>/<game>.part``
   beside the library file (each library has its own, as it has its raw

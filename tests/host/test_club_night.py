@@ -537,7 +537,7 @@ def test_a_hands_round_needs_its_hands_and_the_acceptance(lib):
     assert not night.results[(1, 1)]["complete"] and sum(r["points"] for r in cs.standings(night)) == 0
     t = cs.table_results(night)[0]["tables"][0]
     assert t["status"] == "awaiting" and t["accepted"] is False and t["winner"] is None
-    from bower_host.club.commands import standings_text
+    from bower_host.commands.club import standings_text
     assert "(awaiting acceptance)" in standings_text(night, [])
     # The other side accepts on the device; the grown log is synced: counted.
     accepted = bot_round(c, names, 1, "table01", "fri-r1")
@@ -654,7 +654,7 @@ def test_a_correction_after_acceptance_is_logged_once(lib):
     assert ca.attach_synced(lib, lib.add_log(fixed, "table01", "again.log")) is not None
     assert [s for s, _ in ca.collect(lib)] == ["unchanged"]
     assert len(cn.corrections(lib, cn.load_night(lib, "fri"))) == 1
-    from bower_host.club.commands import standings_text
+    from bower_host.commands.club import standings_text
     assert "device correction" in standings_text(cn.load_night(lib, "fri"), cn.corrections(lib, night))
 
 

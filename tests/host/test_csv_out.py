@@ -49,20 +49,21 @@ SITES = {
     ("csvout.py", "dumps"): "the writer",
     ("csvout.py", "dumps_dicts"): "the writer",
     ("export.py", "<module>"): "bower export",                      # the --format choices
-    ("export.py", "cmd_export"): "bower export",
+    ("commands/library.py", "cmd_export"): "bower export",
     ("stats.py", "<module>"): "bower stats",                        # the --format choices
-    ("stats.py", "cmd_stats"): "bower stats",
-    ("library.py", "register"): "bower export / bower stats",       # their --help
+    ("commands/library.py", "cmd_stats"): "bower stats",
+    ("commands/library.py", "<module>"): "bower export / bower stats",       # (imports csvout)
+    ("commands/library.py", "register"): "bower export / bower stats",       # their --help
     ("club/standings.py", "<module>"): "club standings / page",
     ("club/standings.py", "to_csv"): "club standings / page",
-    ("club/commands.py", "cmd_standings"): "bower club standings",
-    ("club/commands.py", "register"): "bower club standings",
+    ("commands/club.py", "cmd_standings"): "bower club standings",
+    ("commands/club.py", "register"): "bower club standings",
     ("club/pages.py", "render"): "/standings.csv",
     ("club/web.py", "make_app"): "/standings.csv",
     ("league/standings.py", "<module>"): "bower league standings",
     ("league/standings.py", "to_csv"): "bower league standings",
-    ("league/commands.py", "cmd_standings"): "bower league standings",
-    ("league/commands.py", "register"): "bower league standings",
+    ("commands/league.py", "cmd_standings"): "bower league standings",
+    ("commands/league.py", "register"): "bower league standings",
 }
 #: The addresses of the club page that serve CSV.
 PAGE_CSV = {"/standings.csv"}
@@ -305,7 +306,7 @@ def test_roster_and_club_names_follow_the_device_rule():
     from bower import check_names
 
     from bower_host.cli import CommandError
-    from bower_host.sync import validate_names      # bower roster push, before anything is sent
+    from bower_host.commands.sync import validate_names      # bower roster push, before anything is sent
 
     @settings(max_examples=300, deadline=None, derandomize=True)
     @given(names=st.lists(st.one_of(st.text(st.sampled_from([chr(c) for c in range(32, 127)]), max_size=9),

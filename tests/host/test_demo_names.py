@@ -15,7 +15,7 @@ import re
 from euchre import log
 from euchre.rules import MORE_VARIANTS, Rules, variant_names
 
-from bower_host.demo import DEFAULT_NAMES
+from bower_host.commands.demo import DEFAULT_NAMES
 from bower_host.names import roster_problem
 
 from conftest import bot_game

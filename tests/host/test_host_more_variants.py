@@ -13,7 +13,7 @@ import json
 import pytest
 
 from bower_host.db import Library
-from bower_host.demo import DEFAULT_NAMES, play_demo
+from bower_host.commands.demo import DEFAULT_NAMES, play_demo
 
 from conftest import DEVICE, STARTED, bot_game, log_bytes, table_game
 

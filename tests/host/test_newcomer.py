@@ -114,7 +114,7 @@ def test_show_keeps_hand_maker_trump_tricks_and_scores_at_80_columns(filled_db, 
 
 
 def test_stats_keeps_player_variant_games_wins_and_points_per_hand_at_80_columns(filled_db, monkeypatch):
-    from bower_host.libcommon import _title
+    from bower_host.gamesview import _title
     from bower_host.stats import compute_stats
     with Library(filled_db) as lib:
         stats = compute_stats(lib)

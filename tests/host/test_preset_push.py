@@ -121,7 +121,7 @@ def test_a_file_with_a_problem_sends_nothing(dev, tmp_path, capsys):
 def test_a_refusal_of_the_device_is_one_line_and_changes_nothing(dev, tmp_path, capsys, monkeypatch):
     # An option Five-Handed lacks, past the host's check: the device's own
     # check (bower.presets.save) refuses the push at its last preset.
-    from bower_host import rulescmd
+    from bower_host.commands import rules as rulescmd
     monkeypatch.setattr(rulescmd, "problems", lambda doc: (len(doc["presets"]), []))
     before = flash(dev.store)
     bad = [FILE[0], {"name": "Kids", "variant": "five", "options": {"joker": True}}]

@@ -75,7 +75,7 @@ def _from_halfblocks(lines):
 
 
 def test_an_80x24_terminal_gets_the_whole_screen_in_braille(tmp_path):
-    from bower_host import sim
+    from bower_host.commands import sim
     dev = _device(tmp_path)
     lines = sim.picture(dev, (80, 24), status="USB link: bower sync --port /dev/pts/9")
     assert len(lines) <= 24 and max(map(len, lines)) <= 80
@@ -87,7 +87,7 @@ def test_an_80x24_terminal_gets_the_whole_screen_in_braille(tmp_path):
 
 def test_a_large_terminal_and_a_file_get_half_blocks_at_true_size(tmp_path):
     import io
-    from bower_host import sim
+    from bower_host.commands import sim
     dev = _device(tmp_path)
     for size in ((130, 36), None):
         lines = sim.picture(dev, size, status="USB link: x")
@@ -102,7 +102,7 @@ def test_a_large_terminal_and_a_file_get_half_blocks_at_true_size(tmp_path):
 
 
 def test_a_too_small_terminal_is_told_the_size_needed(tmp_path):
-    from bower_host import sim
+    from bower_host.commands import sim
     dev = _device(tmp_path)
     for size in ((65, 24), (80, 19), (40, 10)):
         lines = sim.picture(dev, size, status="USB link: x")

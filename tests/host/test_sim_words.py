@@ -28,7 +28,7 @@ def _device(tmp_path, roster=("Ann", "Bob", "Cy", "Di")):
 
 
 def test_an_80x24_terminal_shows_the_screens_words_under_the_braille(tmp_path):
-    from bower_host import sim
+    from bower_host.commands import sim
     dev = _device(tmp_path)
     for ev in (K.OK, K.OK, K.OK):       # New game, Classic, Next: players
         dev.press(ev)

@@ -7,13 +7,8 @@
 * ``night`` -- the night in the library: making it, attaching round logs
   (idempotent; conflicts refused, corrections logged);
 * ``standings``, ``sheet``, ``web`` -- what the organiser and the room see;
-* ``push`` -- a table's round sent to its Bower over USB (``bower club push``);
+* ``push`` -- a table's round as its Bower is sent it (``bower club push``);
 * ``common`` -- what every ``bower club`` command shares: the library and
   night it opens, ``--db`` and ``--night``;
-* ``commands`` -- ``bower club ...``.
+The commands, ``bower club ...``, are :mod:`bower_host.commands.club`.
 """
-
-
-def register(sub) -> None:
-    from bower_host.club.commands import register as reg
-    reg(sub)

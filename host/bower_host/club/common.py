@@ -1,7 +1,7 @@
 """What every ``bower club ...`` command shares: the library and the night
 it works on, opened or refused in one line, and their options (``--db``,
-``--night``). ``club.commands`` and ``club.push`` both import it; it imports
-neither.
+``--night``). ``bower_host.commands.club`` imports it; it imports no
+command.
 """
 
 from __future__ import annotations

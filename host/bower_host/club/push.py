@@ -1,4 +1,5 @@
-"""``bower club push``: send a table's round setup to its Bower over USB.
+"""A table's round setup as ``bower club push`` sends it to its Bower over USB
+(the command: :mod:`bower_host.commands.club`).
 
 ::
 
@@ -16,11 +17,8 @@ depends on results -- progressive -- or there is no next round, or a bye).
 
 from __future__ import annotations
 
-from bower_host import connect
-from bower_host.club.common import add_common_args, open_library, open_night
 from bower_host.club.movement import SEATS
 from bower_host.club.night import ClubError, Night
-from bower_host.errors import CommandError
 
 
 def round_setup(night: Night, rnd: int, table: int) -> dict:
@@ -59,58 +57,3 @@ def setup_text(setup: dict) -> str:
         if any(nxt) else ""
     return f"night {setup['night']} round {setup['rnd']} table {setup['table']} of {setup['tables']} ({length}, " \
            f"{setup['movement']}): {seats}{then}"
-
-
-def cmd_push(args) -> int:
-    from bower_host.framing import DeviceError, ProtocolError
-    from bower_host.transport import TransportError
-
-    setup = None
-    if not args.clear:
-        if args.table is None:
-            raise CommandError("give --table T (the table whose Bower this is), or --clear")
-        with open_library(args.db) as lib:
-            night = open_night(lib, args.night)
-        try:
-            setup = round_setup(night, args.round or night.current_round(), args.table)
-        except ClubError as e:
-            raise CommandError(str(e)) from None
-    t, client = connect.open_client(args)
-    try:
-        info = client.hello()
-        if setup is None:
-            client.club(None)
-        else:
-            client.club(**setup)
-    except DeviceError as e:
-        if e.code == "unknown":
-            raise CommandError("the device's firmware does not know club rounds (no CLUB command): update it "
-                               "with bower deploy") from None
-        raise CommandError(f"the device refused the club round: {e.message or e.code}") from None
-    except (ProtocolError, TransportError) as e:
-        raise CommandError(str(e)) from None
-    finally:
-        t.close()
-    if setup is None:
-        print(f"Device {info.device}: club round cleared")
-    else:
-        print(f"Device {info.device}: club round set up: {setup_text(setup)}")
-    return 0
-
-
-def register(cs_) -> None:
-    """Add ``push`` to the ``bower club`` subcommands ``cs_``."""
-    from bower_host import argtypes as at
-    from bower_host.club.roundlog import MAX_ROUNDS, MAX_TABLES
-    q = add_common_args(cs_.add_parser(
-        "push", help="send a table's round (seats, length, scoring) to its Bower over USB",
-        description="Send the round setup of a table to the Bower plugged in: the night, table and round, the "
-                    "players by seat, the round's length and scoring, and where each player goes next when the "
-                    "movement fixes it."))
-    q.add_argument("--table", type=at.whole(1, MAX_TABLES, "table"), metavar="T",
-                   help="the table whose Bower this is")
-    q.add_argument("--round", type=at.whole(1, MAX_ROUNDS, "round"), metavar="R",
-                   help="default: the round being played")
-    q.add_argument("--clear", action="store_true", help="remove the club round from the device instead")
-    connect.add_link_args(q)
-    q.set_defaults(func=cmd_push)

@@ -250,12 +250,12 @@ def serve(db_path, key: str, host: str, port: int, certfile=None, keyfile=None) 
     import tempfile
 
     from bower_host.club.phoneapi import Phones
-    from bower_host.web import _lan_address, write_site
+    from bower_host.web import lan_address, write_site
     scheme = "https" if check_tls(certfile, keyfile) else "http"
     sock = listen(host, port)
     port = sock.getsockname()[1]
     here = f"{scheme}://{shown_host(host)}:{port}/"
-    lan = _lan_address() if host in ("0.0.0.0", "::") else None
+    lan = lan_address() if host in ("0.0.0.0", "::") else None
     base = f"{scheme}://{lan}:{port}/" if lan else here if host not in ("127.0.0.1", "localhost", "::1") else None
     print(f"Club night {key}: {here} (results: /results.json; Ctrl-C stops)", flush=True)
     if base is None:

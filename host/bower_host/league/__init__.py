@@ -7,10 +7,5 @@
 * ``rules`` -- how a season ranks (the sources' rules);
 * ``standings`` -- a season's standings as text, CSV and JSON;
 * ``server``, ``client`` -- ``bower league serve`` and ``push --to``;
-* ``commands`` -- ``bower league ...``.
+The commands, ``bower league ...``, are :mod:`bower_host.commands.league`.
 """
-
-
-def register(sub) -> None:
-    from bower_host.league.commands import register as reg
-    reg(sub)
