@@ -2,7 +2,8 @@
 
 Every module that adds a ``bower`` parser (``add_parser``) or defines a
 command function (``cmd_*``) is a module of ``bower_host.commands``, every
-module there is in ``bower_host.cli.COMMAND_MODULES`` and has ``register``,
+module there has ``register`` and is in ``bower_host.cli.COMMAND_MODULES``
+or is part of a command listed there (``clubtables``: under ``bower club``),
 and no room (the library, the link, the club, the league, the site) imports
 a command module: the arrows run from the commands to the rooms.
 """
@@ -42,11 +43,17 @@ def test_every_parser_and_command_function_is_in_the_commands_package():
 
 
 def test_every_command_module_is_registered():
-    found = {name for name, _ in _modules() if _is_command_module(name)}
-    assert found == set(COMMAND_MODULES)
-    for name, tree in _modules():
-        if _is_command_module(name):
-            assert any(isinstance(n, ast.FunctionDef) and n.name == "register" for n in tree.body), name
+    trees = {name: tree for name, tree in _modules() if _is_command_module(name)}
+    assert set(COMMAND_MODULES) <= set(trees)
+    for name, tree in trees.items():
+        assert any(isinstance(n, ast.FunctionDef) and n.name == "register" for n in tree.body), name
+    # A module not listed is a part of a listed command, which imports it.
+    parts = set(trees) - set(COMMAND_MODULES)
+    imported = {f"{node.module}.{a.name}" if node.module == "bower_host.commands" else node.module
+                for name in COMMAND_MODULES for node in ast.walk(trees[name]) if isinstance(node, ast.ImportFrom)
+                for a in node.names}
+    assert parts <= imported, parts - imported
+    assert parts == {"bower_host.commands.clubtables"}
 
 
 def test_no_room_imports_a_command():

@@ -489,7 +489,8 @@ def test_cli_deploys_through_mpremote_device(tmp_path, capsys, monkeypatch):
         made.append(port)
         return fake
 
-    monkeypatch.setattr(D, "MpremoteDevice", factory)
+    from bower_host.commands import deploy as deploy_command
+    monkeypatch.setattr(deploy_command, "MpremoteDevice", factory)
     assert cli.main(["deploy", "--port", "/dev/ttyACM7", "--build-dir", str(tmp_path / "b")]) == 0
     assert made == ["/dev/ttyACM7"] and fake.resets == 1 and "/main.py" in fake.files
     assert "restarted: Bower is starting on the device" in capsys.readouterr().out

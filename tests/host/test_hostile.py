@@ -285,7 +285,8 @@ def test_the_writer_lock_is_held_once_and_released(tmp_path):
 # ----- no traceback, whatever happens --------------------------------------------------------
 
 def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(monkeypatch, capsys):
-    from bower_host import cli, library
+    from bower_host import cli
+    from bower_host.commands import library
 
     def boom(args):
         raise RuntimeError("boom\nsecond line")
@@ -299,7 +300,8 @@ def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(monkeypat
 
 
 def test_a_disk_error_is_one_line(monkeypatch, capsys):
-    from bower_host import cli, library
+    from bower_host import cli
+    from bower_host.commands import library
 
     def full(args):
         raise OSError(28, "No space left on device", "/tmp/x.csv")

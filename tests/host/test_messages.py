@@ -228,7 +228,8 @@ CAUSES = {
 def test_a_file_error_says_its_cause_and_names_the_file(tmp_path, monkeypatch, capsys, e):
     # Before: "<strerror> (<file>): check that the disk has room and that you
     # may write there", whatever the cause.
-    from bower_host import cli, library as libcmd
+    from bower_host import cli
+    from bower_host.commands import library as libcmd
 
     err = _real(tmp_path, e)
 
@@ -255,7 +256,8 @@ NAMES = st.one_of(st.text(max_size=40), st.text(min_size=300, max_size=2000), st
 def test_any_os_error_is_one_line(monkeypatch, capsys, code, name, name2):
     # Any errno, any file name (control characters, 2,000 characters, bytes):
     # one line, never Python's own exception text ("[Errno 2] ...").
-    from bower_host import cli, library as libcmd
+    from bower_host import cli
+    from bower_host.commands import library as libcmd
 
     err = OSError(code, os.strerror(code) if isinstance(code, int) and code > 0 else "x", name, None, name2) \
         if code is not None else OSError("a file could not be read")

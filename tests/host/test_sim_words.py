@@ -73,7 +73,8 @@ def test_the_words_are_the_screens_as_drawn_suits_scores_and_cursor(tmp_path):
 
 
 def test_l_is_hold_ok_which_opens_the_game_menu_as_help_and_readme_say(tmp_path):
-    from bower_host import screentext, sim
+    from bower_host import screentext
+    from bower_host.commands import sim
     dev = _device(tmp_path)
     assert sim._KEYS["l"] == K.OK_LONG and sim._KEYS["z"] == K.BACK_LONG
     for ev in (K.OK, K.OK, K.OK, K.OK, K.DOWN, K.OK, K.OK):   # to Bob's bid
