@@ -8,16 +8,12 @@
 # list, cancelling, full entry's games, and a resumed game that amends a
 # hand from before its checkpoint.
 
-from uikit import Driver, Canvas, table_game, hands_of
+from uikit import Driver, table_game, hands_of, screen
 from bower import keys as K
 from euchre import Game, Rules
 from euchre.log import replay_lines
 
 
-def screen(d):
-    c = Canvas()
-    d.app.render(c)
-    return c.screen_text()
 
 
 def game_menu(d, row):

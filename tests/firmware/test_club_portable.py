@@ -5,34 +5,20 @@
 # reboot before and after the acceptance. Plain asserts, an in-memory FakeFS.
 
 from fakefs import FakeFS
-from uikit import Driver, Canvas
-from bower.store import Store
-from bower.ui import App
+from uikit import boot, text
 from bower import keys as K
 from euchre import log
 
 SETUP = {"night": "fri-1a2b", "table": 1, "round": 1, "tables": 3, "move": "fixed",
          "hands": 2, "minutes": 0, "scoring": {"loner": 5, "set_loner": 3, "renege": 2},
          "next": [0, 0, 0, 0], "players": ["Ann", "Bob", "Cy", "Di"]}
-INFO = {"version": "test", "device": "e6614103e7"}
-
-
-def boot(fs):
-    s = Store("/", fs=fs, device=INFO["device"])
-    return Driver(App(s, INFO), s)
-
-
-def text(d):
-    c = Canvas()
-    d.app.render(c)
-    return "\n".join(c.screen_text())
 
 
 def test_a_round_on_the_store_is_played_accepted_and_resumed():
     fs = FakeFS()
-    d = boot(fs)
+    d = boot(fs=fs)
     d.store.set_club(dict(SETUP))
-    d = boot(fs)
+    d = boot(fs=fs)
     assert d.store.club() == SETUP
     d.choose("club")
     d.choose("start")
@@ -43,12 +29,12 @@ def test_a_round_on_the_store_is_played_accepted_and_resumed():
     g = d.app.game
     assert g.result and g.scores == [5, 3, 5, 3]
     before = text(d)
-    d = boot(fs)
+    d = boot(fs=fs)
     assert text(d) == before and "OK: E/W accepts" in before
     d.press(K.OK)
     assert d.app.game.accepted
     before = text(d)
-    d = boot(fs)
+    d = boot(fs=fs)
     assert text(d) == before and "Ann      T1 N" in before and "Cy       T3 S" in before
     with fs.open("/games/g0001.log", "rb") as f:
         g2, dropped = log.loads(f.read().decode())
@@ -59,7 +45,7 @@ def test_a_round_on_the_store_is_played_accepted_and_resumed():
 
 def test_a_bad_setup_changes_nothing():
     fs = FakeFS()
-    d = boot(fs)
+    d = boot(fs=fs)
     d.store.set_club(dict(SETUP))
     bad = dict(SETUP)
     bad["players"] = ["Ann", "Bob", "Cy"]

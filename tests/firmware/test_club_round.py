@@ -12,14 +12,14 @@ sys.path.insert(0, "tests/firmware")
 
 import pytest
 
-from uikit import Driver, Canvas
+import uikit
+from uikit import INFO, Driver, text
 from bower.store import Store
 from bower.ui import App
 from bower import keys as K
 from euchre import log as L
 from euchre.logfile import read_lines, split_lines
 
-INFO = {"version": "test", "device": "e6614103e7"}
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 
 
@@ -32,15 +32,7 @@ def setup(**kw):
 
 
 def boot(root):
-    store = Store(root, device=INFO["device"])
-    store.set_roster(["Ann", "Bob", "Cy", "Di", "Eve"])
-    return Driver(App(store, INFO), store)
-
-
-def text(d):
-    c = Canvas()
-    d.app.render(c)
-    return "\n".join(c.screen_text())
+    return uikit.boot(root, roster=["Ann", "Bob", "Cy", "Di", "Eve"])
 
 
 def log_of(d):

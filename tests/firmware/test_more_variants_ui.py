@@ -19,7 +19,7 @@ import pytest
 
 from fakefs import FakeFS
 from powercut import INFO, Recorder, reboots
-from uikit import Driver, MemStore, Canvas, Rng, table_game
+from uikit import Driver, MemStore, Canvas, Rng, table_game, screen
 from bower.store import Store
 from bower.ui import App
 from bower import keys as K
@@ -30,10 +30,6 @@ NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Flo"]
 MORE = ("three", "six", "two")
 
 
-def screen(d):
-    c = Canvas()
-    d.app.render(c)
-    return c.screen_text()
 
 
 def drop_more():

@@ -7,7 +7,7 @@
 # starts among those who need not hold trump. The tests check the game the
 # presses made (and the log lines, where the keys' timing matters).
 
-from uikit import Driver, Canvas
+from uikit import Driver, screen
 from bower import keys as K
 from bower.menu import SUITS
 from euchre import hand as H
@@ -19,10 +19,6 @@ def start(variant, options=None):
     return d
 
 
-def screen(d):
-    c = Canvas()
-    d.app.render(c)
-    return c.screen_text()
 
 
 def cursor_row(d):

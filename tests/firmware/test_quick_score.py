@@ -6,16 +6,12 @@
 # other answer; undo goes back input by input; the log the device wrote
 # replays to the same game; a hand the flash refuses is taken back.
 
-from uikit import Driver, MemStore, Canvas, Rng, table_game, hands_of, set_quick
+from uikit import Driver, MemStore, Rng, table_game, hands_of, set_quick, screen
 from bower import keys as K
 from euchre import hand as H
 from euchre.log import replay_lines
 
 
-def screen(d):
-    c = Canvas()
-    d.app.render(c)
-    return c.screen_text()
 
 
 def play_told(variant, seed, options=None, full_every=0):

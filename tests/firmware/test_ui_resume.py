@@ -8,17 +8,11 @@ import tempfile
 
 sys.path.insert(0, "tests/firmware")
 
-from uikit import Driver, Canvas, table_game
+from uikit import INFO, Driver, Canvas, boot, table_game
 from bower.store import Store
 from bower.ui import App
 from bower import keys as K
 
-INFO = {"version": "test", "device": "e6614103e7"}
-
-
-def boot(root):
-    store = Store(root, device="e6614103e7")
-    return Driver(App(store, INFO), store)
 
 
 def screen_of(d):

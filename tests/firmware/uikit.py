@@ -444,3 +444,31 @@ def set_quick(d, on):
         d.choose("quick")
     else:
         d.choose("game")
+
+
+# --- shared by the suites: a device booted on a real store, and its screen ------
+
+INFO = {"version": "test", "device": "e6614103e7"}
+
+
+def boot(root="/", fs=None, roster=None, info=None, rand=None, **store_kw):
+    # A device powered on: the real bower.store.Store on ``root`` (a
+    # directory, or ``fs``, a FakeFS), the app, and a Driver pressing its
+    # keys. ``roster`` is set on the store first, as a roster push does.
+    from bower.store import Store
+    info = INFO if info is None else info
+    store = Store(root, fs=fs, device=info["device"], **store_kw)
+    if roster is not None:
+        store.set_roster(roster)
+    return Driver(App(store, info, rand), store)
+
+
+def screen(d):
+    # The text rows on ``d``'s screen now.
+    c = Canvas()
+    d.app.render(c)
+    return c.screen_text()
+
+
+def text(d):
+    return "\n".join(screen(d))
