@@ -1,6 +1,8 @@
 # portable: runs under MicroPython
 """Scoring tables of RULES.md, one table per variant, plus card-mode tricks.
 
+The tables are data files a reader can scan: tests/engine/cases/*.cases
+(the format is in each file's head; tests/engine/rulecases.py reads them).
 Each case is ``(id, source, options, events, points, reason)``: the table-mode
 events of one hand (dealer seat 0, so bidding starts at seat 1), the points
 per seat that hand must score and the words for its outcome (euchre.notation's
@@ -15,15 +17,7 @@ partners hold the side's score.
 from euchre import Game, Hand, Rules, IllegalAction, parse_cards
 from euchre.notation import outcome_text
 
-S000 = "000_93089922ad7d5145.txt"
-S001 = "001_02801dca7f87cf1e.txt"
-S002 = "002_b3fca62c46b72403.txt"
-S003 = "003_2434ab160294ee77.txt"
-S004 = "004_ae6657ff59971852.txt"
-
-
-def _cite(seed, quote):
-    return "%s: '%s'" % (seed, quote)
+from rulecases import load_cases
 
 
 def _words(h):
@@ -61,102 +55,8 @@ def check_table(variant, cases):
 
 # ----- Classic --------------------------------------------------------------
 
-C_MADE = _cite(S003, "If the team that declared trump wins the hand by taking 3 or 4 "
-               "tricks they receive one point, should they take all 5 tricks they "
-               "have \"marched\" and receive two points")
-C_ALONE = _cite(S003, "If a player takes all 5 \"alone\" that team receives 4 points, "
-                "if the player takes 3 or 4 tricks that team gets 1 point.")
-C_ALONE_EUCHRE = _cite(S003, "Getting euchred on a loner is still 2 points for the other team.")
-C_EUCHRE = _cite(S004, "If the makers fail to fulfill the trick obligation, the defenders "
-                 "score 2 points (whether they get three, four, or five tricks)")
-C_DEFEND = _cite(S004, "Another game version states that the penalty for getting euchred "
-                 "when a defender goes alone is doubled.")
-C_DEFEND_MADE = ("RULES.md (Classic, lone defender, from %s): 'if the makers make it, "
-                 "they score as usual'" % S004)
-C_BEST = _cite(S003, "If the player gets a loner with partner's best, a point is knocked "
-               "off the reward and three points result.")
-C_RENEGE = _cite(S002, "The opponents of the \"renege\" gain 2 Points (4 Points if during "
-                 "an Alone attempt).")
-C_RENEGE_DEDUCT = _cite(S004, "the innocent side may add 2 points to its score or deduct "
-                        "2 points from the guilty side.")
-C_RENEGE_4 = _cite(S004, "If your side is going alone and one of the opponents revokes, "
-                   "the penalty is 4 points.")
-C_RENEGE_EITHER = ("RULES.md (Classic): 'the other side scores 2, or 4 when the hand was "
-                   "played alone by either side (002's common rules, 004)'")
 
-DEF = {"defend_alone": True}
-BEST = {"partners_best": True}
-DEDUCT = {"renege_deduct": True}
-
-CLASSIC_CASES = [
-    # Seat 1 orders: the makers are seats 1 and 3.
-    ("made 3", C_MADE, {}, ["up H", "order", "tricks 3"], [0, 1, 0, 1], "made"),
-    ("made 4", C_MADE, {}, ["up H", "order", "tricks 4"], [0, 1, 0, 1], "made"),
-    ("march", C_MADE, {}, ["up H", "order", "tricks 5"], [0, 2, 0, 2], "march"),
-    ("made 3 by the dealer's side", C_MADE, {},
-     ["up S", "pass", "order", "tricks 3"], [1, 0, 1, 0], "made"),
-    ("made in round 2", C_MADE, {},
-     ["up S", "pass", "pass", "pass", "pass", "pass", "pass", "call H", "tricks 3"],
-     [0, 1, 0, 1], "made"),
-    ("made 3 entered trick by trick", C_MADE, {},
-     ["up H", "order", "won 1", "won 0", "won 3", "won 2", "won 1"], [0, 1, 0, 1], "made"),
-    ("march claimed", C_MADE, {},
-     ["up H", "order", "won 1", "won 3", "claim 1"], [0, 2, 0, 2], "march"),
-    ("alone 3", C_ALONE, {}, ["up H", "order alone", "tricks 3"], [0, 1, 0, 1], "made alone"),
-    ("alone 4", C_ALONE, {}, ["up H", "order alone", "tricks 4"], [0, 1, 0, 1], "made alone"),
-    ("alone march", C_ALONE, {}, ["up H", "order alone", "tricks 5"], [0, 4, 0, 4], "lone march"),
-    ("alone march trick by trick", C_ALONE, {},
-     ["up H", "pass", "pass", "order alone", "won 3", "won 3", "won 3", "won 3", "won 3"],
-     [0, 4, 0, 4], "lone march"),
-    ("alone march in round 2", C_ALONE, {},
-     ["up H", "pass", "pass", "pass", "pass", "pass", "call D alone", "tricks 5"],
-     [4, 0, 4, 0], "lone march"),
-    ("euchred 2", C_EUCHRE, {}, ["up H", "order", "tricks 2"], [2, 0, 2, 0], "euchred"),
-    ("euchred 0", C_EUCHRE, {}, ["up H", "order", "tricks 0"], [2, 0, 2, 0], "euchred"),
-    ("euchred alone", C_ALONE_EUCHRE, {}, ["up H", "order alone", "tricks 2"], [2, 0, 2, 0], "euchred"),
-    ("euchred alone, 0 tricks", C_ALONE_EUCHRE, {},
-     ["up H", "order alone", "tricks 0"], [2, 0, 2, 0], "euchred"),
-    ("lone defender euchres", C_DEFEND, DEF,
-     ["up H", "order", "defend 2", "tricks 2"], [4, 0, 4, 0], "euchred by a lone defender"),
-    ("lone defender euchres a lone maker", C_DEFEND, DEF,
-     ["up H", "order alone", "defend 0", "tricks 1"], [4, 0, 4, 0], "euchred by a lone defender"),
-    ("lone defender, makers make 3", C_DEFEND_MADE, DEF,
-     ["up H", "order", "defend 2", "tricks 3"], [0, 1, 0, 1], "made"),
-    ("lone defender, makers march", C_DEFEND_MADE, DEF,
-     ["up H", "order", "defend 0", "tricks 5"], [0, 2, 0, 2], "march"),
-    ("lone defender, lone maker marches", C_DEFEND_MADE, DEF,
-     ["up H", "order alone", "defend 2", "tricks 5"], [0, 4, 0, 4], "lone march"),
-    ("defend none: plain euchre", C_EUCHRE, DEF,
-     ["up H", "order", "defend none", "tricks 1"], [2, 0, 2, 0], "euchred"),
-    ("partner's best march", C_BEST, BEST,
-     ["up H", "order alone best", "tricks 5"], [0, 3, 0, 3], "lone march with partner's best"),
-    ("partner's best made 3", C_ALONE, BEST,
-     ["up H", "order alone best", "tricks 3"], [0, 1, 0, 1], "made alone"),
-    ("partner's best euchred", C_ALONE_EUCHRE, BEST,
-     ["up H", "order alone best", "tricks 2"], [2, 0, 2, 0], "euchred"),
-    ("partner's best off: plain lone march", C_ALONE, {},
-     ["up H", "order alone", "tricks 5"], [0, 4, 0, 4], "lone march"),
-    ("renege by a defender", C_RENEGE, {},
-     ["up H", "order", "won 1", "renege 2"], [0, 2, 0, 2], "renege by seat 2"),
-    ("renege by a maker", C_RENEGE, {},
-     ["up H", "order", "renege 3"], [2, 0, 2, 0], "renege by seat 3"),
-    ("renege against a lone maker", C_RENEGE_4, {},
-     ["up H", "order alone", "renege 0"], [0, 4, 0, 4], "renege by seat 0"),
-    ("renege by a lone maker", C_RENEGE_EITHER, {},
-     ["up H", "order alone", "renege 1"], [4, 0, 4, 0], "renege by seat 1"),
-    ("renege against a lone defender", C_RENEGE_EITHER, DEF,
-     ["up H", "order", "defend 2", "renege 3"], [4, 0, 4, 0], "renege by seat 3"),
-    ("renege by a lone defender", C_RENEGE_EITHER, DEF,
-     ["up H", "order", "defend 2", "won 2", "renege 2"], [0, 4, 0, 4], "renege by seat 2"),
-    ("renege deducted", C_RENEGE_DEDUCT, DEDUCT,
-     ["up H", "order", "renege 2"], [-2, 0, -2, 0], "renege by seat 2"),
-    ("renege deducted from makers", C_RENEGE_DEDUCT, DEDUCT,
-     ["up H", "order", "renege 1"], [0, -2, 0, -2], "renege by seat 1"),
-    ("renege deducted, alone", C_RENEGE_4, DEDUCT,
-     ["up H", "order alone", "renege 2"], [-4, 0, -4, 0], "renege by seat 2"),
-    ("renege deducted, lone defender", C_RENEGE_EITHER, {"renege_deduct": True, "defend_alone": True},
-     ["up H", "order", "defend 0", "renege 1"], [0, -4, 0, -4], "renege by seat 1"),
-]
+CLASSIC_CASES = load_cases("classic")
 
 
 def test_classic_scoring_table():
@@ -165,97 +65,15 @@ def test_classic_scoring_table():
 
 # ----- Five-Handed ----------------------------------------------------------
 
-F_TRICK = _cite(S000, "Only players who have taken tricks during the relevant hand are "
-                "eligible to receive points.")
-F_AS_EUCHRE = _cite(S000, "The number of points awarded for sweeps, euchres, and lone hands "
-                    "is the same as Euchre.")
-F_ALONE = _cite(S000, "A player who takes all 5 tricks while going alone is awarded four points.")
-F_KITTY = _cite(S000, "If a player names a card in the kitty and takes all five tricks, he "
-                "is still only awarded two points for a sweep despite not having a partner.")
-F_INTENT = _cite(S000, "The player must intentionally go alone to qualify for the additional points.")
-F_RENEGE = ("RULES.md (Five-Handed): 'Renege: hand ends; the offender loses 2 (4 if the "
-            "bidder declared alone). Nobody else scores.'")
 
-# Seat 1 orders (clubs up, dealer 0) and calls the AH: "reveal N" names its
-# holder (entered at the end of the hand or as soon as it is played).
-F_BID = ["up C", "order", "partner AH"]
-FIVE_CASES = [
-    ("made 3, both with a trick", F_AS_EUCHRE, {},
-     F_BID + ["won 1", "won 3", "won 1", "won 2", "won 4", "reveal 3"], [0, 1, 0, 1, 0], "made"),
-    ("made 4, revealed early", F_AS_EUCHRE, {},
-     F_BID + ["reveal 4", "won 4", "won 1", "won 1", "won 2", "won 4"], [0, 1, 0, 0, 1], "made"),
-    ("made 3, partner without a trick", F_TRICK, {},
-     F_BID + ["won 1", "won 1", "won 1", "won 2", "won 4", "reveal 3"], [0, 1, 0, 0, 0], "made"),
-    ("made 3, bidder without a trick", F_TRICK, {},
-     F_BID + ["won 3", "won 3", "won 3", "won 2", "won 4", "reveal 3"], [0, 0, 0, 1, 0], "made"),
-    ("march, both with a trick", F_AS_EUCHRE, {},
-     F_BID + ["reveal 3", "won 1", "won 3", "won 1", "won 1", "won 3"], [0, 2, 0, 2, 0], "march"),
-    ("march, partner without a trick", F_TRICK, {},
-     F_BID + ["won 1", "won 1", "won 1", "won 1", "won 1", "reveal 2"], [0, 2, 0, 0, 0], "march"),
-    ("march claimed", F_AS_EUCHRE, {},
-     F_BID + ["reveal 2", "won 2", "claim 1"], [0, 2, 2, 0, 0], "march"),
-    ("intentional lone march", F_ALONE, {},
-     ["up C", "order", "alone", "won 1", "won 1", "won 1", "won 1", "won 1"],
-     [0, 4, 0, 0, 0], "lone march"),
-    ("intentional lone march by the dealer", F_ALONE, {},
-     ["up C", "pass", "pass", "pass", "pass", "order", "alone", "claim 0"],
-     [4, 0, 0, 0, 0], "lone march"),
-    ("lone 3", F_AS_EUCHRE, {},
-     ["up C", "order", "alone", "won 1", "won 0", "won 1", "won 2", "won 1"],
-     [0, 1, 0, 0, 0], "made alone"),
-    ("partner card never played: march 2", F_KITTY, {},
-     F_BID + ["won 1", "won 1", "won 1", "won 1", "won 1", "reveal none"],
-     [0, 2, 0, 0, 0], "march without a partner"),
-    ("partner card never played: made 1", F_INTENT, {},
-     F_BID + ["won 1", "won 0", "won 1", "won 2", "won 1", "reveal none"],
-     [0, 1, 0, 0, 0], "made"),
-    ("euchred: every defender with a trick", F_AS_EUCHRE, {},
-     F_BID + ["reveal 3", "won 0", "won 2", "won 4", "won 1", "won 3"], [2, 0, 2, 0, 2], "euchred"),
-    ("euchred: a defender without a trick gets 0", F_TRICK, {},
-     F_BID + ["reveal 3", "won 0", "won 0", "won 2", "won 1", "won 3"], [2, 0, 2, 0, 0], "euchred"),
-    ("euchred without a partner: four defenders", F_TRICK, {},
-     F_BID + ["won 0", "won 2", "won 3", "won 4", "won 1", "reveal none"], [2, 0, 2, 2, 2], "euchred"),
-    ("lone bidder euchred", F_TRICK, {},
-     ["up C", "order", "alone", "won 0", "won 0", "won 3", "won 1", "won 1"],
-     [2, 0, 0, 2, 0], "euchred"),
-    ("renege by a defender", F_RENEGE, {},
-     F_BID + ["won 1", "renege 4"], [0, 0, 0, 0, -2], "renege by seat 4"),
-    ("renege by the bidder", F_RENEGE, {},
-     F_BID + ["renege 1"], [0, -2, 0, 0, 0], "renege by seat 1"),
-    ("renege, bidder declared alone", F_RENEGE, {},
-     ["up C", "order", "alone", "won 1", "won 1", "renege 2"], [0, 0, -4, 0, 0], "renege by seat 2"),
-    ("renege by a lone bidder", F_RENEGE, {},
-     ["up C", "order", "alone", "renege 1"], [0, -4, 0, 0, 0], "renege by seat 1"),
-]
+FIVE_CASES = load_cases("five")
 
 
 def test_five_handed_scoring_table():
     check_table("five", FIVE_CASES)
 
 
-# The same hands entered as the makers' count (``tricks N``), the partner,
-# then which scoring seats took no trick (``notrick``): the device's quick
-# entry. The points must equal the trick-by-trick entry's.
-FIVE_TOTAL_CASES = [
-    ("total: made 3, both with a trick", F_AS_EUCHRE, {},
-     F_BID + ["tricks 3", "reveal 3", "notrick none"], [0, 1, 0, 1, 0], "made"),
-    ("total: made 3, partner without a trick", F_TRICK, {},
-     F_BID + ["tricks 3", "reveal 3", "notrick 3"], [0, 1, 0, 0, 0], "made"),
-    ("total: made 3, bidder without a trick", F_TRICK, {},
-     F_BID + ["tricks 3", "reveal 3", "notrick 1"], [0, 0, 0, 1, 0], "made"),
-    ("total: march, revealed before the count", F_AS_EUCHRE, {},
-     F_BID + ["reveal 3", "tricks 5", "notrick none"], [0, 2, 0, 2, 0], "march"),
-    ("total: lone march (nobody else to ask about)", F_ALONE, {},
-     ["up C", "order", "alone", "tricks 5"], [0, 4, 0, 0, 0], "lone march"),
-    ("total: partner card never played", F_KITTY, {},
-     F_BID + ["tricks 5", "reveal none"], [0, 2, 0, 0, 0], "march without a partner"),
-    ("total: euchred, every defender with a trick", F_AS_EUCHRE, {},
-     F_BID + ["tricks 2", "reveal 3", "notrick none"], [2, 0, 2, 0, 2], "euchred"),
-    ("total: euchred, one defender without a trick", F_TRICK, {},
-     F_BID + ["tricks 1", "reveal 3", "notrick 4"], [2, 0, 2, 0, 0], "euchred"),
-    ("total: euchred 0 by four defenders, two without a trick", F_TRICK, {},
-     F_BID + ["tricks 0", "reveal none", "notrick 0 3"], [0, 0, 2, 0, 2], "euchred"),
-]
+FIVE_TOTAL_CASES = load_cases("five_totals")
 
 
 def test_five_handed_scoring_by_totals():
@@ -321,62 +139,8 @@ def test_five_handed_jokers_and_eights_score_the_same():
 
 # ----- Call-Your-Partner ----------------------------------------------------
 
-Y_MADE = _cite(S001, "The team that called trump is given one point if they get three or "
-               "four of the tricks; they are given two points if they get all five tricks.")
-Y_EUCHRE = _cite(S001, "If they get less than three tricks, then the defending team is "
-                 "given two points.")
-Y_ALONE = _cite(S001, "If the caller goes alone, either by choice or because the called card "
-                "is buried, then they are given five points if they take all five tricks.")
-Y_NOTRICK = ("RULES.md (Call-Your-Partner): 'Each member of a side scores the side's points "
-             "(no trick condition here)'")
-Y_NOPARTNER = ("RULES.md (Call-Your-Partner): 'A maker with no partner (alone by choice, the "
-               "called card was buried, or the maker held it) scores 5 for all five tricks, "
-               "1 for three or four.'")
-Y_RENEGE = ("RULES.md (Call-Your-Partner): 'Renege: as Five-Handed.' (the offender loses 2, "
-            "4 if the bidder declared alone; nobody else scores)")
 
-Y_BID = ["up C", "order", "partner AH"]
-CALLPARTNER_CASES = [
-    ("made 3", Y_MADE, {},
-     Y_BID + ["won 1", "won 3", "won 1", "won 2", "won 4", "reveal 3"], [0, 1, 0, 1, 0], "made"),
-    ("made 4", Y_MADE, {},
-     Y_BID + ["reveal 2", "won 1", "won 2", "won 2", "won 0", "won 1"], [0, 1, 1, 0, 0], "made"),
-    ("made 3, partner without a trick still scores", Y_NOTRICK, {},
-     Y_BID + ["won 1", "won 1", "won 1", "won 2", "won 4", "reveal 3"], [0, 1, 0, 1, 0], "made"),
-    ("march", Y_MADE, {},
-     Y_BID + ["reveal 3", "won 1", "won 3", "won 1", "won 1", "won 3"], [0, 2, 0, 2, 0], "march"),
-    ("march, partner without a trick still scores", Y_NOTRICK, {},
-     Y_BID + ["won 1", "won 1", "won 1", "won 1", "won 1", "reveal 4"], [0, 2, 0, 0, 2], "march"),
-    ("alone by choice: march 5", Y_ALONE, {},
-     ["up C", "order", "alone", "won 1", "won 1", "won 1", "won 1", "won 1"],
-     [0, 5, 0, 0, 0], "lone march"),
-    ("alone by choice: made 3", Y_NOPARTNER, {},
-     ["up C", "order", "alone", "won 1", "won 0", "won 1", "won 2", "won 1"],
-     [0, 1, 0, 0, 0], "made alone"),
-    ("called card buried: march 5", Y_ALONE, {},
-     Y_BID + ["won 1", "won 1", "won 1", "won 1", "won 1", "reveal none"],
-     [0, 5, 0, 0, 0], "march without a partner"),
-    ("called card buried: made 3", Y_NOPARTNER, {},
-     Y_BID + ["won 1", "won 0", "won 1", "won 2", "won 1", "reveal none"],
-     [0, 1, 0, 0, 0], "made"),
-    ("called card buried: made 4", Y_NOPARTNER, {},
-     Y_BID + ["won 1", "won 1", "won 1", "won 2", "won 1", "reveal none"],
-     [0, 1, 0, 0, 0], "made"),
-    ("euchred: each defender 2", Y_EUCHRE, {},
-     Y_BID + ["reveal 3", "won 0", "won 2", "won 4", "won 1", "won 3"], [2, 0, 2, 0, 2], "euchred"),
-    ("euchred: defenders without a trick score too", Y_NOTRICK, {},
-     Y_BID + ["reveal 3", "won 0", "won 0", "won 0", "won 1", "won 3"], [2, 0, 2, 0, 2], "euchred"),
-    ("euchred without a partner: four defenders", Y_EUCHRE, {},
-     Y_BID + ["won 0", "won 0", "won 0", "won 1", "won 1", "reveal none"], [2, 0, 2, 2, 2], "euchred"),
-    ("lone caller euchred", Y_EUCHRE, {},
-     ["up C", "order", "alone", "claim 4"], [2, 0, 2, 2, 2], "euchred"),
-    ("renege by a defender", Y_RENEGE, {},
-     Y_BID + ["renege 0"], [-2, 0, 0, 0, 0], "renege by seat 0"),
-    ("renege by the partner", Y_RENEGE, {},
-     Y_BID + ["reveal 3", "won 3", "renege 3"], [0, 0, 0, -2, 0], "renege by seat 3"),
-    ("renege, caller alone", Y_RENEGE, {},
-     ["up C", "order", "alone", "renege 4"], [0, 0, 0, 0, -4], "renege by seat 4"),
-]
+CALLPARTNER_CASES = load_cases("callpartner")
 
 
 def test_call_your_partner_scoring_table():
@@ -385,31 +149,8 @@ def test_call_your_partner_scoring_table():
 
 # ----- Ultimate -------------------------------------------------------------
 
-U_MADE = _cite(S002, "Call Trump, take 6-10 tricks = 5 points")
-U_MARCH = _cite(S002, "Call Trump, take 11 tricks = 7 points")
-U_EUCHRE = _cite(S002, "Euchre (set) opposing team = 7 points")
-U_RENEGE = _cite(S002, "Player renege = 7 points to opposing team")
-U_JOKER = _cite(S002, "If a Joker is revealed, person who calls the card into dealer's hand "
-                "determines trump suite.")
 
-ULTIMATE_CASES = [
-    ("made 6", U_MADE, {}, ["up H", "order", "tricks 6"], [0, 5, 0, 5], "made"),
-    ("made 8", U_MADE, {}, ["up H", "order", "tricks 8"], [0, 5, 0, 5], "made"),
-    ("made 10", U_MADE, {}, ["up H", "order", "tricks 10"], [0, 5, 0, 5], "made"),
-    ("made 6 by the dealer's side", U_MADE, {},
-     ["up H", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "call S", "tricks 6"],
-     [5, 0, 5, 0], "made"),
-    ("11 tricks", U_MARCH, {}, ["up H", "order", "tricks 11"], [0, 7, 0, 7], "march"),
-    ("11 tricks trick by trick", U_MARCH, {},
-     ["up H", "order"] + ["won 1", "won 3"] * 5 + ["won 1"], [0, 7, 0, 7], "march"),
-    ("joker up, orderer names trump", U_JOKER, {},
-     ["up HJ", "pass", "order S", "tricks 11"], [7, 0, 7, 0], "march"),
-    ("euchred with 5", U_EUCHRE, {}, ["up H", "order", "tricks 5"], [7, 0, 7, 0], "euchred"),
-    ("euchred with 0", U_EUCHRE, {}, ["up H", "order", "tricks 0"], [7, 0, 7, 0], "euchred"),
-    ("renege by a defender", U_RENEGE, {}, ["up H", "order", "renege 2"], [0, 7, 0, 7], "renege by seat 2"),
-    ("renege by a maker", U_RENEGE, {},
-     ["up H", "order", "won 1", "renege 1"], [7, 0, 7, 0], "renege by seat 1"),
-]
+ULTIMATE_CASES = load_cases("ultimate")
 
 
 def test_ultimate_scoring_table():
@@ -422,17 +163,6 @@ def test_ultimate_scoring_table():
 # seed files: a case names the page and says, in its own words, what the page
 # gives; where the sources are silent it quotes the decision in docs/RULES.md.
 
-P52 = "https://www.52pickup.net/card-games/three-player-euchre/"
-BRISBANE = "https://ohioeuchre.com/E_American-card-player-Pt9.php"
-GAMERULES3 = "https://gamerules.com/rules/three-hand-euchre-card-game-rules"
-WEF = ("https://www.worldeuchrefederation.com/world-euchre-news/"
-       "cut-throat-euchre-the-three-handed-battle")
-SIX_A = "https://www.reference.com/hobbies-games/play-six-handed-euchre-8af2e52a7e4e997"
-SIX_B = "https://www.reference.com/hobbies-games/rules-playing-six-handed-euchre-de41dacf903fafb3"
-KELLER = "http://ohioeuchre.com/E_bookeller7.php"
-CASSELL = ("https://bitlit.ru/page/en/various/"
-           "cassells-book-of-in-door-amusements-card-games-and-fireside-fun/157")
-
 
 def _says(url, what):
     return "%s says: %s" % (url, what)
@@ -442,127 +172,23 @@ def _decided(variant, quote):
     return "docs/RULES.md (%s): '%s'" % (variant, quote)
 
 
-T_MADE = _says(P52, "the maker, alone against the other two, scores 1 for three or four tricks")
-T_MARCH = _says(P52, "the maker who takes all five tricks scores 3")
-T_MARCH2 = _says(BRISBANE, "each plays for himself; a dealer who makes a march counts two")
-T_EUCHRE = _says(P52, "when the defenders take three or more tricks they score 2 points each")
-T_BOTH = _says(BRISBANE, "a euchred player's two adversaries both count two")
-T_LONE = _says(WEF, "a player may go alone, and a lone sweep often scores four")
-T_LONE_MADE = _decided("Three-Handed", "a declared lone hand scores as in Classic: 1 for three or "
-                       "four tricks, 4 for all five, euchred: 2 to each defender")
-T_RENEGE = _decided("Three-Handed", "Renege: as Five-Handed: the offender loses 2 (4 if the maker "
-                    "declared alone); nobody else scores")
-
-THREE_CASES = [
-    # Dealer seat 0: seat 1 bids first, then 2, then the dealer.
-    ("made 3", T_MADE, {}, ["up H", "order", "tricks 3"], [0, 1, 0], "made"),
-    ("made 4 trick by trick", T_MADE, {},
-     ["up H", "order", "won 1", "won 0", "won 1", "won 2", "won 1"], [0, 1, 0], "made"),
-    ("made by the dealer in round 2", T_MADE, {},
-     ["up S", "pass", "pass", "pass", "pass", "pass", "call H", "tricks 4"], [1, 0, 0], "made"),
-    ("march 3", T_MARCH, {}, ["up H", "pass", "order", "tricks 5"], [0, 0, 3], "march"),
-    ("march claimed", T_MARCH, {}, ["up H", "order", "won 1", "claim 1"], [0, 3, 0], "march"),
-    ("march 2 (option march)", T_MARCH2, {"march": 2},
-     ["up H", "order", "tricks 5"], [0, 2, 0], "march"),
-    ("euchred 2: each defender 2", T_EUCHRE, {}, ["up H", "order", "tricks 2"], [2, 0, 2], "euchred"),
-    ("euchred 0", T_BOTH, {}, ["up H", "order", "tricks 0"], [2, 0, 2], "euchred"),
-    ("euchred: a defender without a trick scores too", T_BOTH, {},
-     ["up H", "order", "won 0", "won 0", "won 0", "won 1", "won 1"], [2, 0, 2], "euchred"),
-    ("dealer euchred", T_BOTH, {},
-     ["up H", "pass", "pass", "order", "tricks 1"], [0, 2, 2], "euchred"),
-    ("lone march 4 (option alone)", T_LONE, {"alone": True},
-     ["up H", "order alone", "tricks 5"], [0, 4, 0], "lone march"),
-    ("lone 3 (option alone)", T_LONE_MADE, {"alone": True},
-     ["up H", "pass", "order alone", "tricks 3"], [0, 0, 1], "made alone"),
-    ("lone euchred (option alone)", T_LONE_MADE, {"alone": True},
-     ["up H", "pass", "pass", "pass", "pass", "call S alone", "tricks 2"], [2, 2, 0], "euchred"),
-    ("renege by a defender", T_RENEGE, {}, ["up H", "order", "renege 2"], [0, 0, -2], "renege by seat 2"),
-    ("renege by the maker", T_RENEGE, {},
-     ["up H", "order", "won 1", "renege 1"], [0, -2, 0], "renege by seat 1"),
-    ("renege, maker alone", T_RENEGE, {"alone": True},
-     ["up H", "order alone", "renege 0"], [-4, 0, 0], "renege by seat 0"),
-]
+THREE_CASES = load_cases("three")
 
 
 def test_three_handed_scoring_table():
     check_table("three", THREE_CASES)
 
 
-S_SAME = _says(SIX_A, "the scoring is Classic's: the makers 1 for three or four tricks, 2 for "
-               "all five, euchred 2 to the other side")
-S_SIDES = _says(SIX_B, "two teams of three; a lone player's two teammates lay their cards down")
-S_LONE = _says(SIX_A, "a successful lone hand scores five points, not four")
-S_LONE_MADE = _decided("Six-Handed", "a lone maker with three or four tricks scores 1; euchred "
-                       "alone, the other side scores 2 (as Classic)")
-S_RENEGE = _decided("Six-Handed", "Renege: as Classic: the other side scores 2, or 4 when the "
-                    "maker was alone")
-S_JOKER = _decided("Six-Handed", "a joker turned up: the dealer names its suit before bidding "
-                   "(as Classic's joker, 004)")
-
 # Seats 0 2 4 against 1 3 5; dealer 0, seat 1 bids first.
-SIX_CASES = [
-    ("made 3", S_SAME, {}, ["up H", "order", "tricks 3"], [0, 1, 0, 1, 0, 1], "made"),
-    ("made 4 by the dealer's side", S_SAME, {},
-     ["up H", "pass", "order", "tricks 4"], [1, 0, 1, 0, 1, 0], "made"),
-    ("made in round 2 by the dealer", S_SAME, {},
-     ["up S"] + ["pass"] * 6 + ["pass"] * 5 + ["call H", "tricks 3"], [1, 0, 1, 0, 1, 0], "made"),
-    ("march", S_SAME, {}, ["up H", "order", "tricks 5"], [0, 2, 0, 2, 0, 2], "march"),
-    ("march trick by trick", S_SAME, {},
-     ["up H", "order", "won 1", "won 3", "won 5", "won 1", "won 3"], [0, 2, 0, 2, 0, 2], "march"),
-    ("euchred", S_SAME, {}, ["up H", "order", "tricks 2"], [2, 0, 2, 0, 2, 0], "euchred"),
-    ("euchred 0", S_SAME, {}, ["up H", "order", "tricks 0"], [2, 0, 2, 0, 2, 0], "euchred"),
-    ("lone march 5", S_LONE, {}, ["up H", "order alone", "tricks 5"], [0, 5, 0, 5, 0, 5], "lone march"),
-    ("lone march trick by trick: the partners sit out", S_SIDES, {},
-     ["up H", "order alone", "won 1", "won 1", "won 1", "won 1", "won 1"], [0, 5, 0, 5, 0, 5],
-     "lone march"),
-    ("lone 3", S_LONE_MADE, {},
-     ["up H", "order alone", "won 1", "won 0", "won 1", "won 2", "won 1"], [0, 1, 0, 1, 0, 1],
-     "made alone"),
-    ("lone euchred", S_LONE_MADE, {},
-     ["up H", "pass", "order alone", "tricks 2"], [0, 2, 0, 2, 0, 2], "euchred"),
-    ("renege by a defender", S_RENEGE, {},
-     ["up H", "order", "renege 2"], [0, 2, 0, 2, 0, 2], "renege by seat 2"),
-    ("renege by a maker", S_RENEGE, {},
-     ["up H", "order", "won 1", "renege 5"], [2, 0, 2, 0, 2, 0], "renege by seat 5"),
-    ("renege against a lone maker", S_RENEGE, {},
-     ["up H", "order alone", "renege 4"], [0, 4, 0, 4, 0, 4], "renege by seat 4"),
-    ("joker up: the dealer names the suit (option jokers)", S_JOKER, {"jokers": True},
-     ["up HJ", "name D", "order", "tricks 3"], [0, 1, 0, 1, 0, 1], "made"),
-]
+SIX_CASES = load_cases("six")
 
 
 def test_six_handed_scoring_table():
     check_table("six", SIX_CASES)
 
 
-W_MADE = _says(KELLER, "three or four tricks count one, as in the four-handed game")
-W_MARCH = _says(KELLER, "a player who takes all the tricks scores but two points")
-W_EUCHRE = _says(KELLER, "a euchre counts two")
-W_ADOPT = _says(KELLER, "if the non-dealer passes, the dealer may adopt the trump")
-W_MAKE = _says(KELLER, "then the non-dealer, then the dealer, may make the trump or pass")
-W_CASSELL = _says(CASSELL, "a player who orders the card up and fails to get three tricks is "
-                  "euchred: the adversary scores two")
-W_RENEGE = _decided("Two-Handed", "Renege: as Classic: the other player scores 2")
-
 # Dealer seat 0; the non-dealer, seat 1, bids first and leads.
-TWO_CASES = [
-    ("non-dealer orders up, makes 3", W_MADE, {}, ["up H", "order", "tricks 3"], [0, 1], "made"),
-    ("non-dealer makes 4 trick by trick", W_MADE, {},
-     ["up H", "order", "won 1", "won 1", "won 0", "won 1", "won 1"], [0, 1], "made"),
-    ("non-dealer marches", W_MARCH, {}, ["up H", "order", "tricks 5"], [0, 2], "march"),
-    ("dealer adopts and makes 3", W_ADOPT, {}, ["up H", "pass", "order", "tricks 3"], [1, 0], "made"),
-    ("dealer adopts, euchred trick by trick", W_EUCHRE, {},
-     ["up H", "pass", "order", "won 1", "won 0", "won 1", "won 1", "won 0"], [0, 2], "euchred"),
-    ("non-dealer makes in round 2", W_MAKE, {},
-     ["up H", "pass", "pass", "call S", "tricks 3"], [0, 1], "made"),
-    ("dealer makes in round 2", W_MAKE, {},
-     ["up H", "pass", "pass", "pass", "call C", "tricks 5"], [2, 0], "march"),
-    ("non-dealer euchred", W_CASSELL, {}, ["up H", "order", "tricks 2"], [2, 0], "euchred"),
-    ("dealer euchred", W_EUCHRE, {}, ["up H", "pass", "order", "tricks 0"], [0, 2], "euchred"),
-    ("renege by the non-dealer", W_RENEGE, {}, ["up H", "order", "renege 1"], [2, 0], "renege by seat 1"),
-    ("renege by the dealer", W_RENEGE, {},
-     ["up H", "order", "won 1", "renege 0"], [0, 2], "renege by seat 0"),
-]
+TWO_CASES = load_cases("two")
 
 
 def test_two_handed_scoring_table():

@@ -175,7 +175,8 @@ export async function loadBower(opts = {}) {
   // Vendored device libraries (the ssd1306 driver), as deploy puts them.
   const fwLib = join(REPO_ROOT, "firmware", "lib");
   if (existsSync(fwLib)) copyTree(mp, fwLib, "/lib");
-  copyTree(mp, join(REPO_ROOT, "tests"), "/tests");
+  // (the rule cases too: tests/engine/cases/*.cases, read by tests/engine/rulecases.py)
+  copyTree(mp, join(REPO_ROOT, "tests"), "/tests", [".py", ".cases"]);
   copyFile(mp, join(REPO_ROOT, "tests", "mpy", "harness.py"), `${HARNESS_DIR}/${HARNESS_MODULE}.py`);
 
   // Device-like path; make sure '' and /lib are there whatever the build's
