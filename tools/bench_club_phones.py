@@ -155,8 +155,8 @@ def burst_rounds(d: Path, tables: int, rounds: int, pid_out: list) -> dict:
 
 
 def whole_night(d: Path, tables: int, rounds: int, hands: int) -> dict:
-    import bower_host.devicesim as devicesim
-    devicesim.install()                              # (the firmware's framebuf, as the tests have it)
+    import bower_host.simhw as simhw
+    simhw.install()                              # (the firmware's framebuf, as the tests have it)
     from clubphones import TablePhone, Wire, play_phones, statuses
 
     db = d / "night.sqlite3"

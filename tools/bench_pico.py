@@ -537,9 +537,9 @@ def variant_games() -> dict[str, str]:
     # shortest way round the menus (tests/firmware/uikit.py) on a device
     # without a roster, as the harness's fresh flash is.
     sys.path.insert(0, str(REPO / "tests" / "firmware"))
-    from bower_host import devicesim
+    from bower_host import simhw
 
-    devicesim.install()
+    simhw.install()
     import uikit
     from bower import keys as K
 
@@ -576,9 +576,9 @@ def stored_games(n: int, dest: Path) -> None:
     # onto its littlefs image), ids g0001.., the settings' game counter next,
     # the older games moved to the archive as the idle device moves them.
     sys.path.insert(0, str(REPO / "tests" / "firmware"))
-    from bower_host import devicesim
+    from bower_host import simhw
 
-    devicesim.install()
+    simhw.install()
     import uikit
     from bower.store import Store
     from euchre import Game, Rules
@@ -998,9 +998,9 @@ def screens_of(keys: str) -> list[str]:
     # The screen's first text row after each press (the simulator's App on
     # CPython), for naming where a figure occurs.
     sys.path.insert(0, str(REPO / "tests" / "firmware"))
-    from bower_host import devicesim
+    from bower_host import simhw
 
-    devicesim.install()
+    simhw.install()
     import uikit
     from bower.keyscript import parse_keys
 

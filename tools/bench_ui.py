@@ -37,10 +37,10 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "tests", "firmware"))
 
-from bower_host import devicesim  # noqa: E402
+from bower_host import simhw  # noqa: E402
 from bower_host import oledsim  # noqa: E402
 
-devicesim.install()
+simhw.install()
 
 from uikit import Driver, table_game, quick_events, hands_of  # noqa: E402
 

@@ -49,9 +49,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests" / "host"), str(REPO / "tests" / "firmware")]
 
-from bower_host import devicesim  # noqa: E402
+from bower_host import simhw  # noqa: E402
 
-devicesim.install()
+simhw.install()
 
 import webphone as W  # noqa: E402
 
@@ -66,7 +66,7 @@ def keys_of_game(variant: str, seed: int, flash: Path):
     on a fresh flash: its key presses ('up', 'down', 'ok', 'back', or
     ('hold', key)) and the device's panel RAM at the end."""
     from bower import keys as K
-    from bower_host.simdevice import Device
+    from bower_host.simulator import Device
     from uikit import Driver, table_game
 
     names = {K.UP: "up", K.DOWN: "down", K.OK: "ok", K.BACK: "back", K.OK_LONG: ("hold", "ok"),

@@ -42,9 +42,9 @@ VARIANTS = ("classic", "five", "callpartner", "ultimate", "three", "six", "two",
 def plan(presses: int, seed: int) -> tuple[list[str], int, int]:
     # Key strings, a game a round, and "S" (a sync) after each round.
     sys.path.insert(0, str(REPO / "tests" / "firmware"))
-    from bower_host import devicesim
+    from bower_host import simhw
 
-    devicesim.install()
+    simhw.install()
     import uikit
     from bower import keys as K
 

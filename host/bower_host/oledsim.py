@@ -9,7 +9,7 @@ with auto-increment and wrap-around inside the column/page window, display
 on/off, contrast, inversion, entire-display-on and the layout commands. So
 the simulator's picture comes from the bytes on the bus, and tests check the
 driver and the partial refresh instead of bypassing them
-(:func:`bower_host.devicesim.simulated_display` builds the whole stack).
+(:func:`bower_host.simhw.simulated_display` builds the whole stack).
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ them: what a user sees, without reading pixels.
 
 from __future__ import annotations
 
-from bower_host import devicesim
+from bower_host import simhw
 
-devicesim.install()
+simhw.install()
 
 import framebuf  # noqa: E402
 

@@ -30,9 +30,9 @@ import select
 import time
 import tty
 
-from bower_host import devicesim
+from bower_host import simhw
 
-devicesim.install()
+simhw.install()
 
 from bower.link import Link  # noqa: E402
 

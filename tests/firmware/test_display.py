@@ -1,5 +1,5 @@
 """The display stack on CPython: the SSD1306 model, the fake bus, bower.display
-with both driver families, and devicesim's install().
+with both driver families, and simhw's install().
 
 (tests/firmware/test_display_portable.py holds the tests that also run under
 MicroPython: init decoding, full and partial refresh, the byte figures.)
@@ -14,7 +14,7 @@ import pytest
 import framebuf
 import ssd1306
 from bower.display import Display
-from bower_host import devicesim
+from bower_host import simhw
 from bower_host import oledsim
 from bower_host.oledsim import FakeI2C, SSD1306Model
 from ssd1306_model import MiniI2C, MiniSSD1306
@@ -82,7 +82,7 @@ def test_control_bytes_with_continuation_and_commands_split_across_writes():
 
 
 def test_visible_follows_on_off_invert_entire_on_and_rotation():
-    disp, drv, bus, m = devicesim.simulated_display()
+    disp, drv, bus, m = simhw.simulated_display()
     drv.pixel(0, 0, 1)
     disp.show()
     frame = bytes(drv.buffer)
@@ -303,10 +303,10 @@ def test_display_refuses_a_driver_it_cannot_drive():
 
 
 def test_install_is_idempotent_and_provides_the_device_modules():
-    devicesim.install()
+    simhw.install()
     fb_mod, mp_mod = sys.modules["framebuf"], sys.modules["micropython"]
     path_len = len(sys.path)
-    devicesim.install()
+    simhw.install()
     assert sys.modules["framebuf"] is fb_mod and sys.modules["micropython"] is mp_mod
     assert len(sys.path) == path_len
     from bower_host import framebuf as shim
@@ -322,7 +322,7 @@ def test_install_is_idempotent_and_provides_the_device_modules():
 
 
 def test_simulated_display_is_ready_to_draw():
-    disp, drv, bus, m = devicesim.simulated_display()
+    disp, drv, bus, m = simhw.simulated_display()
     assert isinstance(drv, ssd1306.SSD1306_I2C) and bus.device is m
     drv.text("sim", 0, 0, 1)
     assert disp.show() == FULL and m.gddram == drv.buffer

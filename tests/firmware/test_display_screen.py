@@ -2,7 +2,7 @@
 
 import pytest
 
-from bower_host import devicesim, screen
+from bower_host import simhw, screen
 
 
 def _frame(*pixels):
@@ -14,7 +14,7 @@ def _frame(*pixels):
 
 def _drawn():
     # A screen the way the simulator gets it: drawn, shown, decoded by the model.
-    disp, drv, bus, model = devicesim.simulated_display()
+    disp, drv, bus, model = simhw.simulated_display()
     drv.text("Ann 7", 0, 0, 1)
     drv.rect(0, 12, 128, 52, 1)
     drv.ellipse(100, 40, 10, 8, 1, True)

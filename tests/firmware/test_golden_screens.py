@@ -11,8 +11,8 @@ import os
 import sys
 
 import pytest
-from bower_host import devicesim
-devicesim.install()
+from bower_host import simhw
+simhw.install()
 import framebuf  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__)))

@@ -9,8 +9,8 @@ misdeal_passes_classic, misdeal_passes_two.)
 import os
 import sys
 
-from bower_host import devicesim
-devicesim.install()
+from bower_host import simhw
+simhw.install()
 
 sys.path.insert(0, os.path.dirname(__file__))
 

@@ -10,8 +10,8 @@ power cut in that save leaves the old presets or the new.
 import os
 import sys
 
-from bower_host import devicesim
-devicesim.install()
+from bower_host import simhw
+simhw.install()
 
 sys.path.insert(0, os.path.dirname(__file__))
 

@@ -8,8 +8,8 @@ the game's log records it and the scores screen shows the raised target.
 import os
 import sys
 
-from bower_host import devicesim
-devicesim.install()
+from bower_host import simhw
+simhw.install()
 
 sys.path.insert(0, os.path.dirname(__file__))
 

@@ -166,8 +166,8 @@ def test_the_home_screen_boots_without_the_rules_or_the_menus(tmp_path):
     import subprocess
     code = """
 import sys
-from bower_host import devicesim
-devicesim.install()
+from bower_host import simhw
+simhw.install()
 from bower.keys import OK
 from bower.store import Store
 from bower.ui import App

@@ -23,9 +23,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bower_host import devicesim
+from bower_host import simhw
 
-devicesim.install()
+simhw.install()
 
 sys.path.insert(0, os.path.dirname(__file__))
 
@@ -71,7 +71,7 @@ class Twin:
 
     def __init__(self, flash):
         from bower import keys as K
-        from bower_host.simdevice import Device
+        from bower_host.simulator import Device
         self.k = {"up": K.UP, "down": K.DOWN, "ok": K.OK, "back": K.BACK}
         self.dev = Device(str(flash), rand_below=random.Random(7).randrange)
         self.dev.info["export"] = self.dev.store.count     # Settings lists "Export logs", as the phone's
@@ -93,7 +93,7 @@ class Phone:
         self.root, self.kept = str(root), str(kept)
         self.board = WebBoard(self.root, twin.dev.id, lambda: 1763700000, 1 << 20,
                               rand_below=random.Random(7).randrange, frame=None)
-        self.board.fs.statvfs = devicesim.HostFs(self.root).statvfs
+        self.board.fs.statvfs = simhw.HostFs(self.root).statvfs
         self.t = 5000
         self.keep()
 

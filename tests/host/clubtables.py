@@ -2,7 +2,7 @@
 
 Each table's Bower is the real firmware: the UI core (``bower.ui.App``)
 driven by key presses (``tests/firmware/uikit.Driver``), the flash store on
-a directory (``bower.store.Store`` over ``devicesim.HostFs``) and the link
+a directory (``bower.store.Store`` over ``simhw.HostFs``) and the link
 (``bower.link.Link``). The host talks to it with its real client over an
 in-memory transport: ``bower club push``'s request (``Client.club``) and
 ``bower sync`` (``sync.Syncer`` with the club's ``after_store``, which
@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 
-from bower_host.devicesim import HostFs  # noqa: E402
+from bower_host.simhw import HostFs  # noqa: E402
 from bower_host.club import attach as ca  # noqa: E402
 from bower_host.club import night as cn  # noqa: E402
 from bower_host.club.push import round_setup  # noqa: E402

@@ -29,7 +29,7 @@ import tty
 
 from bower.link import Link
 from bower.store import Store
-from bower_host.devicesim import HostFs
+from bower_host.simhw import HostFs
 from euchre import Game, Rules
 
 BANNER = (b"MicroPython v1.27.0 on 2025-12-09; Raspberry Pi Pico with RP2040\r\n"

@@ -144,7 +144,7 @@ def back_row(screen) -> str | None:
 
 
 def walk(dev, lines: list[KeyLine]) -> list[Step]:
-    """Press each line's keys on ``dev`` (a ``simdevice.Device``) as ``bower sim`` maps them."""
+    """Press each line's keys on ``dev`` (a ``simulator.Device``) as ``bower sim`` maps them."""
     from bower_host import screentext
     from bower_host.commands import sim
     from bower import keys as K

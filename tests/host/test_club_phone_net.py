@@ -20,12 +20,12 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from bower_host import devicesim
+from bower_host import simhw
 from bower_host.club import night as cn
 from bower_host.club import phones as ph
 from bower_host.db import Library
 
-devicesim.install()
+simhw.install()
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bower.webboard import FILES, WebBoard  # noqa: E402

@@ -82,7 +82,7 @@ def test_show_csv_json_and_a_round_trip(kit, db_path, bower, tmp_path):
 
 def test_a_device_syncs_its_amended_game(kit, tmp_path):
     from bower.store import Store
-    from bower_host.devicesim import HostFs
+    from bower_host.simhw import HostFs
     from fake_device import record_game
     fs = HostFs(str(tmp_path / "flash"))
     store = Store("/", fs=fs, device=kit.DEVICE)

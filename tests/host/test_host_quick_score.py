@@ -73,7 +73,7 @@ def test_a_device_syncs_its_quick_game(kit, tmp_path):
     # Recorded as the device records it (bower.store), then read back the
     # way a sync stores it.
     from bower.store import Store
-    from bower_host.devicesim import HostFs
+    from bower_host.simhw import HostFs
     from fake_device import record_game
     fs = HostFs(str(tmp_path / "flash"))
     store = Store("/", fs=fs, device=kit.DEVICE)

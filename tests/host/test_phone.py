@@ -30,7 +30,7 @@ class Twin:
 
     def __init__(self, flash):
         from bower import keys as K
-        from bower_host.simdevice import Device
+        from bower_host.simulator import Device
         self.keys = {"up": K.UP, "down": K.DOWN, "ok": K.OK, "back": K.BACK}
         self.dev = Device(str(flash))
         self.t = 1000

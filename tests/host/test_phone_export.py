@@ -51,11 +51,11 @@ class Twin:
 
     def __init__(self, flash: Path, device: str, starts=()):
         from bower import keys as K
-        from bower_host import simdevice
+        from bower_host import simulator
         flash.mkdir(parents=True)
-        (flash / simdevice.DEVICE_ID_FILE).write_text(device + "\n")
+        (flash / simulator.DEVICE_ID_FILE).write_text(device + "\n")
         self.keys = {"up": K.UP, "down": K.DOWN, "ok": K.OK, "back": K.BACK}
-        self.dev = simdevice.Device(str(flash))
+        self.dev = simulator.Device(str(flash))
         assert self.dev.id == device
         starts = iter(starts)
         self.dev.info["time"] = lambda: next(starts)
@@ -268,13 +268,13 @@ def test_the_board_copies_each_log_beside_the_flash_as_a_sync_reads_it(tmp_path)
     # bower.webboard on CPython: "Export logs" copies every game's bytes as
     # the store lists them to a sync into the directory beside the flash,
     # emptied first, and notes no flash write.
-    from bower_host import devicesim
-    devicesim.install()
+    from bower_host import simhw
+    simhw.install()
     from bower.webboard import EXPORT, WebBoard
     root = tmp_path / "flash"
     root.mkdir()
     b = WebBoard(str(root), "ab12cd34ef560000", lambda: 1763700000.25, 1 << 20, frame=None)
-    b.fs.statvfs = devicesim.HostFs(str(root)).statvfs     # (this disk's free space, not the browser's)
+    b.fs.statvfs = simhw.HostFs(str(root)).statvfs     # (this disk's free space, not the browser's)
     assert b.exports == f"{root}.exports"
     t = [1000]
     # A game started, left for another (game 1 abandoned), then the settings' "Export logs".

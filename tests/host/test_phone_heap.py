@@ -69,7 +69,7 @@ def test_just_under_the_picos_heap_the_device_plays_on(site, tmp_path):
 def _error_screen(message: str) -> bytes:
     # bower.fault's "Bower error" screen for ``message`` ("Type: text"), as
     # the simulator's panel has it.
-    from bower_host import oledsim, simdevice  # noqa: F401  (the firmware's CPython shims)
+    from bower_host import oledsim, simulator  # noqa: F401  (the firmware's CPython shims)
     import ssd1306
     from bower import fault
     from bower.display import Display

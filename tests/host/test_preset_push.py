@@ -216,10 +216,10 @@ def test_a_reply_other_than_ok_i_is_an_error(tmp_path, capsys, reply, says):
 
 def test_the_simulator_takes_a_push(tmp_path, capsys):
     # bower sim --serve: the same firmware link over its store.
-    from bower_host import simdevice
+    from bower_host import simulator
     from bower_host.simlink import SimLink
 
-    sim = simdevice.Device(str(tmp_path / "sim"))
+    sim = simulator.Device(str(tmp_path / "sim"))
     with SimLink(sim.store, sim.info) as served:
         status = []
         host = threading.Thread(target=lambda: status.append(

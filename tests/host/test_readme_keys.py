@@ -34,8 +34,8 @@ RUN = {SIMULATOR: "test_readme_keys.py", "Without a Pico: play, sync, stats, plo
 
 
 def _device(flash: Path, roster: list[str]):
-    from bower_host import simdevice
-    dev = simdevice.Device(str(flash), lambda n: 0)
+    from bower_host import simulator
+    dev = simulator.Device(str(flash), lambda n: 0)
     if roster:
         dev.store.set_roster(roster)
         dev.app.home()
@@ -108,7 +108,7 @@ def test_the_scripted_run_makes_the_picture_the_readme_names(tmp_path):
     png = work / words[words.index("--screenshot") + 1]
     # The same keys on a new device: that picture, and the screen the README names.
     dev = _device(tmp_path / "twin", [])
-    from bower_host.simdevice import run_script
+    from bower_host.simulator import run_script
     run_script(dev, words[words.index("--keys") + 1])
     assert screen.from_png(str(png)) == dev.gddram()
     rows = [t for t, _ in screentext.rows(dev.app)]

@@ -41,9 +41,9 @@ GAME = "4o d o  o 2d o 2d o  o  o o 2d o 2d o  o  o 2d o 2d o"   # Classic: thre
 
 
 def _device(tmp_path, keys="o o"):
-    from bower_host import simdevice
-    dev = simdevice.Device(str(tmp_path / "flash"))
-    simdevice.run_script(dev, keys)
+    from bower_host import simulator
+    dev = simulator.Device(str(tmp_path / "flash"))
+    simulator.run_script(dev, keys)
     return dev
 
 
@@ -161,18 +161,18 @@ def test_fresh_refuses_to_erase_unsynced_games(bower, tmp_path):
 
 
 def test_fresh_wipes_a_synced_flash_and_makes_a_new_device(bower, tmp_path):
-    from bower_host import simdevice
+    from bower_host import simulator
     from bower.store import Store
     flash = tmp_path / "flash"
     assert bower("sim", "--flash", flash, "--keys", GAME)[0] == 0
-    old_id = simdevice.device_id(str(flash))
+    old_id = simulator.device_id(str(flash))
     store = Store(str(flash), device=old_id)
     [g] = store.games()
     assert store.mark_synced(g["id"], g["crc"])          # what bower sync does at the end
     rc, out, err = bower("sim", "--flash", flash, "--fresh", "--keys", "o")
     assert rc == 0, err
     assert not (flash / "games" / "g0001.log").exists()
-    assert simdevice.device_id(str(flash)) != old_id           # the library keeps the two devices apart
+    assert simulator.device_id(str(flash)) != old_id           # the library keeps the two devices apart
 
 
 def test_fresh_asks_on_a_terminal(tmp_path):

@@ -69,10 +69,10 @@ def _serve_until_done(dev, served, proc, timeout=30):
 
 
 def test_roster_clock_and_a_game_in_progress_through_the_link(tmp_path):
-    from bower_host import simdevice
+    from bower_host import simulator
     from bower_host.simlink import SimLink
 
-    dev = simdevice.Device(str(tmp_path / "flash"))
+    dev = simulator.Device(str(tmp_path / "flash"))
     db = tmp_path / "lib.sqlite3"
     with SimLink(dev.store, dev.info) as served:
         def host(*args):
@@ -83,14 +83,14 @@ def test_roster_clock_and_a_game_in_progress_through_the_link(tmp_path):
         assert "Ann, Bob, Cy, Di" in host("roster", "push", "Ann", "Bob", "Cy", "Di")
         assert "clock set" in host("clock")
         # The setup screens take the pushed names: seats show them, not A-D.
-        simdevice.run_script(dev, "o o o")
+        simulator.run_script(dev, "o o o")
         rows = [dev.app.stack[-1].text(i) for i in range(len(dev.app.stack[-1].items))]
         assert rows[1:] == ["A: Ann", "B: Bob", "C: Cy", "D: Di"], rows
         # One hand played, synced mid-game; then the rest, synced again.
-        simdevice.run_script(dev, "o d o  o d o 2d o  o")
+        simulator.run_script(dev, "o d o  o d o 2d o  o")
         out = host("sync", "--db", db)
         assert re.search(r"g0001\s+new\s+Classic Euchre: Ann & Cy 0, Bob & Di 4", out), out
-        simdevice.run_script(dev, "o b d o 2d o  o  o d o 2d o")
+        simulator.run_script(dev, "o b d o 2d o  o  o d o 2d o")
         out = host("sync", "--db", db)
         assert re.search(r"g0001\s+updated\s+Classic Euchre: Ann & Cy 0, Bob & Di 12", out), out
     games = bower("games", "--db", db).stdout
@@ -101,10 +101,10 @@ def test_roster_clock_and_a_game_in_progress_through_the_link(tmp_path):
 
 
 def test_a_host_that_stops_reading_never_hangs_the_simulator(tmp_path, monkeypatch):
-    from bower_host import simdevice, simlink
+    from bower_host import simulator, simlink
 
     monkeypatch.setattr(simlink, "WRITE_TIMEOUT", 0.3)
-    dev = simdevice.Device(str(tmp_path / "flash"))
+    dev = simulator.Device(str(tmp_path / "flash"))
     with simlink.SimLink(dev.store, dev.info) as served:
         t0 = time.monotonic()
         served._write(b"x" * 4_000_000)      # far more than the pty holds; nobody reads
@@ -113,10 +113,10 @@ def test_a_host_that_stops_reading_never_hangs_the_simulator(tmp_path, monkeypat
 
 
 def test_the_link_path_replaces_only_a_stale_link(tmp_path):
-    from bower_host import simdevice
+    from bower_host import simulator
     from bower_host.simlink import SimLink
 
-    dev = simdevice.Device(str(tmp_path / "flash"))
+    dev = simulator.Device(str(tmp_path / "flash"))
     stale = tmp_path / "stale.port"
     os.symlink("/dev/pts/nonexistent", stale)
     with SimLink(dev.store, dev.info, link=str(stale)) as served:

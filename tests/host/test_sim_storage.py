@@ -6,7 +6,7 @@ the simulated flash holds, less the 32 KB a game start keeps in reserve."""
 import re
 
 from bower import keys as K
-from bower_host import devicesim, simdevice
+from bower_host import simhw, simulator
 
 
 def storage(dev):
@@ -19,22 +19,22 @@ def storage(dev):
 
 
 def test_the_simulator_shows_the_picos_flash(tmp_path):
-    dev = simdevice.Device(str(tmp_path / "flash"))
+    dev = simulator.Device(str(tmp_path / "flash"))
     free = storage(dev)
     # 1408 KB of littlefs, less its metadata blocks, less the reserve.
     assert 1300 < free <= 1408 - 32, free
-    assert devicesim.FLASH_BYTES == 1_441_792
+    assert simhw.FLASH_BYTES == 1_441_792
 
 
 def test_the_simulated_flash_fills_as_files_are_written(tmp_path):
     flash = tmp_path / "flash"
-    dev = simdevice.Device(str(flash))
+    dev = simulator.Device(str(flash))
     before = storage(dev)
     (flash / "big").write_bytes(b"x" * 200 * 1024)      # 50 blocks of 4 KB
-    dev = simdevice.Device(str(flash))
+    dev = simulator.Device(str(flash))
     assert storage(dev) == before - 200
     (flash / "bigger").write_bytes(b"x" * 1400 * 1024)   # more than the flash: full, never negative
-    dev = simdevice.Device(str(flash))
+    dev = simulator.Device(str(flash))
     assert storage(dev) == 0
-    fs = devicesim.HostFs(str(flash))
+    fs = simhw.HostFs(str(flash))
     assert fs.statvfs(str(flash / "games"))[4] == 0

@@ -77,8 +77,8 @@ def wait_for(what, timeout=10.0, step=0.03):
 
 def twin(roster: list[str], flash: Path):
     """The device the README's keys are checked on (test_readme_keys), given the tour's roster."""
-    from bower_host import simdevice
-    dev = simdevice.Device(str(flash), lambda n: 0)
+    from bower_host import simulator
+    dev = simulator.Device(str(flash), lambda n: 0)
     dev.store.set_roster(roster)
     dev.app.home()
     dev.flush()

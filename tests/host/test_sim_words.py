@@ -19,8 +19,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _device(tmp_path, roster=("Ann", "Bob", "Cy", "Di")):
-    from bower_host import simdevice
-    dev = simdevice.Device(str(tmp_path / "flash"), lambda n: 0)
+    from bower_host import simulator
+    dev = simulator.Device(str(tmp_path / "flash"), lambda n: 0)
     dev.store.set_roster(list(roster))
     dev.app.home()
     dev.flush()

@@ -28,7 +28,7 @@ at a time (an OS lock on ``<flash>.lock`` beside it, by its real path): a
 second one on it, ``--fresh`` too, is refused, naming the first.
 
 The device itself (its app, store, driver and display model) is
-:mod:`bower_host.simdevice`; this module is the terminal and the command.
+:mod:`bower_host.simulator`; this module is the terminal and the command.
 """
 
 from __future__ import annotations
@@ -43,15 +43,15 @@ import textwrap
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
-from bower_host import devicesim
+from bower_host import simhw
 
-devicesim.install()
+simhw.install()
 
 from bower import keys as K  # noqa: E402
 from bower.keyscript import parse_keys  # noqa: E402
 
 from bower_host import outputs, screen, screentext  # noqa: E402
-from bower_host.simdevice import (DEVICE_ID_FILE, MAX_PRESSES, Device, default_flash_dir, run_script,  # noqa: E402
+from bower_host.simulator import (DEVICE_ID_FILE, MAX_PRESSES, Device, default_flash_dir, run_script,  # noqa: E402
                                   unsynced_games)
 
 HELP = "arrows/jk  Enter OK  Bksp BACK  l hold OK: game menu  z undo  q quit"

@@ -15,7 +15,7 @@ bugs: float coordinates or colours (``TypeError``), keyword arguments
 (``rect(..., f=True)``), a ``bytearray`` passed to ``text``, a read-only or
 too small buffer.
 
-Usage (``bower_host.devicesim.install()`` makes it importable as ``framebuf``)::
+Usage (``bower_host.simhw.install()`` makes it importable as ``framebuf``)::
 
     import framebuf
     buf = bytearray(128 * 64 // 8)

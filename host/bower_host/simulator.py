@@ -1,7 +1,7 @@
 """The device ``bower sim`` runs: the very same firmware on CPython.
 
 :class:`Device` is the firmware's UI core (``bower.ui.App``), its flash
-store over a directory (``devicesim.HostFs``) and its display layer
+store over a directory (``simhw.HostFs``) and its display layer
 (``bower.display`` over the vendored ``ssd1306`` driver) on a fake I2C bus
 with an SSD1306 model behind it (:mod:`bower_host.oledsim`). Each
 simulated flash is its own device: its id is kept in the flash directory
@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 import time
 
-from bower_host import devicesim, oledsim
+from bower_host import simhw, oledsim
 
-devicesim.install()
+simhw.install()
 
 from bower.keyscript import parse_keys  # noqa: E402
 from bower.display import Display  # noqa: E402
@@ -68,7 +68,7 @@ class Device:
         self.bus = oledsim.FakeI2C()
         self.driver = ssd1306.SSD1306_I2C(128, 64, self.bus, 0x3C)
         self.display = Display(self.driver)
-        self.store = Store(flash_dir, fs=devicesim.HostFs(flash_dir), device=self.id)
+        self.store = Store(flash_dir, fs=simhw.HostFs(flash_dir), device=self.id)
         self.info = {"version": _firmware_version(), "device": self.id, "time": lambda: int(time.time())}
         self.start = time.monotonic()
         self.app = App(self.store, self.info, rand_below, self.now())
@@ -126,5 +126,5 @@ def unsynced_games(flash: str) -> list[str]:
     """Ids of the games on a simulated flash that no ``bower sync`` has stored yet."""
     if not os.path.isdir(os.path.join(flash, "games")):
         return []
-    store = Store(flash, fs=devicesim.HostFs(flash), device=device_id(flash))
+    store = Store(flash, fs=simhw.HostFs(flash), device=device_id(flash))
     return [g["id"] for g in store.games() if not g["synced"]]

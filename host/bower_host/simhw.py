@@ -12,9 +12,9 @@ flash. The display is :mod:`bower_host.oledsim`'s ``SSD1306Model`` behind a
 ``FakeI2C`` (the datasheet's controller, decoded from the bytes on the
 bus); ``simulated_display()`` builds the whole stack::
 
-    from bower_host import devicesim
+    from bower_host import simhw
     from bower_host.oledsim import FakeI2C
-    devicesim.install()
+    simhw.install()
     import ssd1306
     bus = FakeI2C()                           # an SSD1306 at 0x3C
     oled = ssd1306.SSD1306_I2C(128, 64, bus)
@@ -37,7 +37,7 @@ from bower_host.oledsim import FakeI2C, SSD1306Model, SSD1306_ADDR
 
 def _micropython_module():
     mod: Any = types.ModuleType("micropython")   # attributes set below
-    mod.__doc__ = "CPython stand-in for MicroPython's micropython module (bower_host.devicesim)."
+    mod.__doc__ = "CPython stand-in for MicroPython's micropython module (bower_host.simhw)."
     mod.const = lambda x: x
     mod.kbd_intr_char = 3  # what kbd_intr() last set (3 = Ctrl-C interrupts, -1 = off)
 
