@@ -33,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "host"))      # the fake device
 
+import bower_host  # noqa: E402,F401  (puts the engine and firmware on sys.path)
 from euchre import Game, Rules  # noqa: E402
 from euchre import log as elog  # noqa: E402
 from euchre.bot import choose  # noqa: E402

@@ -146,6 +146,7 @@ def test_a_full_flash_never_removes_a_game_not_synced_and_keeps_the_old_presets(
 
 def test_nothing_at_boot_loads_the_presets():
     code = ("import sys; sys.path.insert(0, 'tests/firmware')\n"
+            "import bower_host\n"                    # (puts the device's code on sys.path)
             "from fakefs import FakeFS\n"
             "from bower.store import Store\n"
             "from bower.ui import App\n"
