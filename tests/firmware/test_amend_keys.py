@@ -8,7 +8,7 @@
 # list, cancelling, full entry's games, and a resumed game that amends a
 # hand from before its checkpoint.
 
-from uikit import Driver, table_game, hands_of, screen
+from uikit import Driver, table_game, hands_of
 from bower import keys as K
 from euchre import Game, Rules
 from euchre.log import replay_lines
@@ -66,7 +66,7 @@ def test_hand_2_amended_after_hand_5_in_each_variant():
                     d.enter(e)
             game_menu(d, "amend")
             amend(d, 2, told[1])
-            lines = screen(d)
+            lines = d.screen()
             d.press(K.OK)
             g, ref = d.app.game, _engine(variant, right)
             assert (g.scores, g.result, g.hand_no, g.dealer) == (ref.scores, ref.result, ref.hand_no, ref.dealer)
@@ -102,17 +102,17 @@ def test_the_end_moves_earlier_then_back_from_the_game_over_menu():
     labels = [lab for lab, _v in d.rows()]
     assert labels[0].startswith("H5 ") and not [x for x in labels if x.startswith("H3 ")], labels
     amend(d, 2, ["quick 0", "quick march alone"])
-    text = " ".join(screen(d))
+    text = " ".join(d.screen())
     assert "wins" in text or "win" in text, text
     d.press(K.OK)
     g = d.app.game
     assert g.result and g.scores == [10, 0, 10, 0]
-    assert screen(d)[0].startswith("Game over")
+    assert d.screen()[0].startswith("Game over")
     d.press(K.OK)
     assert d.top().title == "Game over"
     d.choose("amend")
     amend(d, 2, ["quick 0", "quick march"])
-    assert "goes on" in " ".join(screen(d))
+    assert "goes on" in " ".join(d.screen())
     d.press(K.OK)
     g = d.app.game
     assert g.result is None and g.scores == [8, 1, 8, 1] and g.hand_no == 6

@@ -19,7 +19,7 @@ import pytest
 
 from fakefs import FakeFS
 from powercut import INFO, Recorder, reboots
-from uikit import Driver, MemStore, Canvas, Rng, table_game, screen
+from uikit import Driver, MemStore, Canvas, Rng, table_game
 from bower.store import Store
 from bower.ui import App
 from bower import keys as K
@@ -128,11 +128,11 @@ def test_six_seats_their_names_and_the_first_dealer():
     d.choose(5)
     g = d.app.game
     assert g.players == ["Flo", "Bob", "Cy", "Di", "Eve", "F"] and g.dealer == 5
-    assert screen(d)[0] == "H1 F deals"
+    assert d.screen()[0] == "H1 F deals"
     # Two players: the first black jack decides.
     d = Driver(store=MemStore(NAMES), rand=Rng(3).randrange)
     d.new_game("two", None, ["Di", "Cy"], dealer=-1)
-    rows = screen(d)
+    rows = d.screen()
     assert rows[0] == "First black jack" and rows[-1].endswith(" deals first")
     d.press(K.OK)
     assert d.app.game.dealer == ["Di", "Cy"].index(rows[-1].split(" ")[0])
@@ -143,17 +143,17 @@ def test_six_seats_their_names_and_the_first_dealer():
 def test_a_three_handed_hand_on_the_screens():
     d = Driver(store=MemStore(NAMES))
     d.new_game("three", {"alone": True}, ["Ann", "Bob", "Cy"], dealer=0)
-    assert screen(d)[:3] == ["H1 Ann deals", "Deal 2-3 kitty 9", "Upcard?"]
+    assert d.screen()[:3] == ["H1 Ann deals", "Deal 2-3 kitty 9", "Upcard?"]
     d.enter("up H")
     assert [lab for lab, _ in d.rows()][:3] == ["order up", "order up alone", "pass (BACK)"]
     d.enter("pass")
     d.enter("order")
-    rows = screen(d)
+    rows = d.screen()
     # The maker plays alone against the other two: the count is Cy's.
     assert rows[0].endswith(" Cy made") and rows[1:3] == ["Ann discards", "Bob leads"], rows
     assert "Cy took 3" in rows
     d.enter("tricks 2")                                # euchred: the other two score 2 each
-    rows = screen(d)
+    rows = d.screen()
     assert rows == ["euchred", "Ann 2 +2", "Bob 2 +2", "Cy 0", "OK:  Bob  deals"], rows
     d.enter("up S")
     d.enter("order alone")                             # Cy declares a lone hand: its march is 4
@@ -166,13 +166,13 @@ def test_a_two_handed_hand_on_the_screens():
     # up ("adopts" it) or passes; the non-dealer always leads.
     d = Driver(store=MemStore(NAMES))
     d.new_game("two", None, ["Ann", "Bob"], dealer=0)
-    assert screen(d)[:4] == ["H1 Ann deals", "Deal 2-3", "kitty 22", "Upcard?"]
+    assert d.screen()[:4] == ["H1 Ann deals", "Deal 2-3", "kitty 22", "Upcard?"]
     d.enter("up C")
-    assert screen(d)[1] == "Bob:" and [lab for lab, _ in d.rows()][0] == "order up"
+    assert d.screen()[1] == "Bob:" and [lab for lab, _ in d.rows()][0] == "order up"
     d.enter("pass")
-    assert screen(d)[1] == "Ann (dealer):" and [lab for lab, _ in d.rows()][0] == "pick up"
+    assert d.screen()[1] == "Ann (dealer):" and [lab for lab, _ in d.rows()][0] == "pick up"
     d.enter("order")
-    rows = screen(d)
+    rows = d.screen()
     assert rows[1:3] == ["Ann discards", "Bob leads"] and "Ann took 3" in rows
     d.enter("tricks 5")
     assert d.app.game.scores == [2, 0]
@@ -184,21 +184,21 @@ def test_six_handed_standings_name_three_a_side():
     d.enter("up H")
     d.enter("pass")
     d.enter("order alone")                             # Cy alone: Ann and Eve sit out
-    rows = screen(d)
+    rows = d.screen()
     assert rows[0].endswith(" Cy alone") and "Cy took 5" in rows
     d.enter("tricks 5")                                # a lone march: 5
-    rows = screen(d)
+    rows = d.screen()
     # (the scores in large digits beside each side's names: not text)
     assert rows == ["lone march", "Ann", "Cy +5", "Eve", "Bob", "Di", "Flo", "OK:  Bob  deals"], rows
     d.press(K.OK)
     d.press(K.OK_LONG)
     d.choose("scores")
-    assert screen(d) == ["Scores: hand 2", "Ann", "Cy", "Eve", "Bob", "Di", "Flo", "to 10,  Bob  deals"]
+    assert d.screen() == ["Scores: hand 2", "Ann", "Cy", "Eve", "Bob", "Di", "Flo", "to 10,  Bob  deals"]
     d.press(K.OK)
     d.choose("game")
     for e in ["up S", "order alone", "tricks 5"]:      # Cy again: 10, the game
         d.enter(e)
-    rows = screen(d)
+    rows = d.screen()
     assert rows == ["Game over", "Ann", "Cy won", "Eve", "Bob", "Di", "Flo", "Ann+Cy+Eve win"], rows
     assert d.app.game.result == ((0, 2, 4), "win")
     # Another game with the same six: straight to the first dealer.
@@ -271,4 +271,4 @@ def test_reboot_after_every_input_resumes_the_same_screen():
             d.app.render(c)
             assert (c.screen_text(), bytes(c.buffer)) == before, (i, e)
         assert d.app.game.scores == ref.scores and d.app.game.result == ref.result
-        assert screen(d)[0] == {"win": "Game over", "shared": "Shared win"}[ref.result[1]]
+        assert d.screen()[0] == {"win": "Game over", "shared": "Shared win"}[ref.result[1]]

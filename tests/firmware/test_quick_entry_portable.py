@@ -7,7 +7,7 @@
 # starts among those who need not hold trump. The tests check the game the
 # presses made (and the log lines, where the keys' timing matters).
 
-from uikit import Driver, screen
+from uikit import Driver
 from bower import keys as K
 from bower.menu import SUITS
 from euchre import hand as H
@@ -52,7 +52,7 @@ def test_back_passes_a_seat_and_ok_orders_up():
     keys(d, "b")                       # Bob passes
     h = d.app.game.hand
     assert (h.turn, h.bids) == (2, 1)
-    assert "Cy:" in screen(d)
+    assert "Cy:" in d.screen()
     keys(d, "o")                       # Cy orders hearts up
     h = d.app.game.hand
     assert (h.maker, h.trump, h.alone) == (2, 2, False)
@@ -64,7 +64,7 @@ def test_the_dealer_picks_up_with_ok_and_passes_with_back():
     d = start("classic")
     keys(d, "o bbb")                   # hearts; Bob, Cy, Di pass
     assert cursor_row(d) == "pick up"
-    assert "Ann (dealer):" in screen(d)
+    assert "Ann (dealer):" in d.screen()
     keys(d, "b")                       # Ann turns it down: round 2
     assert d.app.game.hand.phase == H.P_BID2
 
@@ -73,7 +73,7 @@ def test_round_two_offers_next_first_and_back_still_passes():
     d = start("classic")
     keys(d, "o")                       # hearts up
     d.choose(label="all pass")         # round 1 passes
-    assert screen(d)[0].startswith("Rd2")
+    assert d.screen()[0].startswith("Rd2")
     # diamonds (hearts' colour partner: "next") first, at the cursor
     assert d.top().cursor == 0 and cursor_row(d) == "call " + SUITS[1]
     keys(d, "o")
@@ -86,7 +86,7 @@ def test_a_stuck_dealer_has_no_pass_and_back_opens_the_game_menu():
     keys(d, "o")
     d.choose(label="all pass")         # round 1
     keys(d, "bbb")                     # round 2: Bob, Cy, Di pass; Ann is stuck
-    assert any("stuck" in r.lower() for r in screen(d))
+    assert any("stuck" in r.lower() for r in d.screen())
     assert "pass (BACK)" not in [d.top().text(i) for i in range(len(d.top().items))]
     keys(d, "b")
     assert d.top().title == "Game menu"

@@ -6,7 +6,7 @@
 # other answer; undo goes back input by input; the log the device wrote
 # replays to the same game; a hand the flash refuses is taken back.
 
-from uikit import Driver, MemStore, Rng, table_game, hands_of, set_quick, screen
+from uikit import Driver, MemStore, Rng, table_game, hands_of, set_quick
 from bower import keys as K
 from euchre import hand as H
 from euchre.log import replay_lines
@@ -37,7 +37,7 @@ def play_told(variant, seed, options=None, full_every=0):
             d.enter(e)
         assert d.app.game.scores == scores, (variant, seed, full, told, d.app.game.scores, scores)
     assert d.app.game.result == ref.result and d.app.game.hand_no == ref.hand_no
-    assert screen(d)[0].startswith(("Game over", "Shared win")) or d.app.game.rules.round_hands
+    assert d.screen()[0].startswith(("Game over", "Shared win")) or d.app.game.rules.round_hands
     # The device's log replays (as a resume, a sync and the host do) to
     # the same game.
     r = replay_lines(d.store.logs[d.store.current])[0]
@@ -67,11 +67,11 @@ def test_three_six_and_two_handed_quick_screens():
     d = Driver()
     d.store.roster.append("Flo")
     d.new_game("six", quick=True)
-    rows = screen(d)
+    rows = d.screen()
     # Ann deals: Bob's side bids first (the cursor), BACK names Ann's.
     assert rows[:4] == ["H1 Ann deals", "Who made trump?", "Ann+Cy+Eve     0", "Bob+Di+Flo     0"], rows
     d.press(K.BACK)
-    assert screen(d)[0] == "Ann+Cy+Eve" and d.app.game.hand.maker == 0
+    assert d.screen()[0] == "Ann+Cy+Eve" and d.app.game.hand.maker == 0
     d.press(K.UP)
     d.press(K.OK)                             # one UP: alone, made (a lone march: 5)
     d.enter("quick 1")
@@ -79,9 +79,9 @@ def test_three_six_and_two_handed_quick_screens():
     assert d.app.game.scores == [1, 5, 1, 5, 1, 5]
     d = Driver()
     d.new_game("three", quick=True)
-    assert screen(d)[2:5] == ["Bob            0", "Cy             0", "Ann            0"]
+    assert d.screen()[2:5] == ["Bob            0", "Cy             0", "Ann            0"]
     d.press(K.OK)                             # Bob made it ...
-    assert screen(d)[:5] == ["Bob made it", "How did it end?", "made +1", "march +3", "euchred (BACK)"]
+    assert d.screen()[:5] == ["Bob made it", "How did it end?", "made +1", "march +3", "euchred (BACK)"]
     d.press(K.BACK)                           # ... and was euchred: 2 to each of the others
     assert d.app.game.scores == [2, 0, 2]
     d = Driver()
@@ -115,7 +115,7 @@ def test_a_club_round_told_quick():
     d.app.tick(0)
     for e in ["quick 1", "quick march alone", "quick 0", "quick euchred alone", "quick 0", "quick made"]:
         d.enter(e)
-    assert screen(d)[:2] == ["H4 Di deals", "Hand 4 of 4"]
+    assert d.screen()[:2] == ["H4 Di deals", "Hand 4 of 4"]
     d.enter("quick none")
     assert d.app.game.scores == [1, 8, 1, 8] and d.app.game.result == ((1, 3), "win")
 
@@ -127,7 +127,7 @@ def test_back_is_the_other_answer():
     assert d.top().text(d.top().cursor).startswith("Bob+Di")
     d.press(K.BACK)
     assert d.app.game.hand.phase == H.P_QUICK and d.app.game.hand.maker == 0
-    assert screen(d)[0] == "Ann+Cy made it"
+    assert d.screen()[0] == "Ann+Cy made it"
     d.press(K.BACK)                           # euchred: Bob & Di score 2
     assert d.app.game.scores == [0, 2, 0, 2] and d.store.records == 2
     d.press(K.OK)                             # Cy's side (left of Bob) ...
@@ -149,7 +149,7 @@ def test_the_last_hand_and_the_scores_show_on_the_next_hand():
     d.new_game("five", quick=True)
     for e in ["quick 2", "reveal 4", "quick march"]:
         d.enter(e)
-    rows = screen(d)
+    rows = d.screen()
     assert rows[0] == "H2 Bob deals" and rows[1] == "H1: march" and rows[2] == "Who made trump?"
     assert rows[3].startswith("Cy ") and rows[3].endswith(" 2") and rows[5].startswith("Eve")
     assert rows[5].endswith(" 2") and rows[7].startswith("Bob") and rows[7].endswith(" 0")
@@ -163,7 +163,7 @@ def test_undo_goes_back_input_by_input():
     assert d.app.game.scores == [0, 1, 5, 1, 0]
     d.press(K.BACK_LONG)
     assert d.app.game.hand_no == 2 and d.app.game.hand.phase == H.P_QUICK and d.app.game.scores == [0, 1, 0, 1, 0]
-    assert screen(d)[0] == "Cy alone made it"
+    assert d.screen()[0] == "Cy alone made it"
     d.press(K.BACK_LONG)
     d.press(K.BACK_LONG)
     assert d.app.game.hand.phase == H.P_UP and d.app.game.event_count() == 3
@@ -205,7 +205,7 @@ def test_quick_score_is_chosen_in_the_options_and_kept():
     d.choose("next")
     d.choose("next")
     d.choose(2)
-    assert screen(d)[:2] == ["H1 Cy deals", "Who made trump?"]
+    assert d.screen()[:2] == ["H1 Cy deals", "Who made trump?"]
     # Mid-hand the game menu has no switch; between hands it has.
     d.enter("quick 0")
     d.press(K.OK_LONG)
@@ -232,9 +232,9 @@ def test_full_entry_from_the_quick_screen_and_back():
     d.enter("quick 1")
     d.enter("quick made")
     d.choose("full")                          # this hand in full: the setting goes off
-    assert d.store.settings["quick"] == 0 and "Upcard?" in screen(d)
+    assert d.store.settings["quick"] == 0 and "Upcard?" in d.screen()
     for e in ["up H", "order", "tricks 5"]:
         d.enter(e)
     assert d.app.game.scores == [2, 1, 2, 1]
     set_quick(d, True)                        # from the result screen's game menu
-    assert screen(d)[1:3] == ["H2: march", "Who made trump?"]
+    assert d.screen()[1:3] == ["H2: march", "Who made trump?"]

@@ -446,7 +446,7 @@ def set_quick(d, on):
         d.choose("game")
 
 
-# --- shared by the suites: a device booted on a real store, and its screen ------
+# --- shared by the suites: a device booted on a real store, and its screen's text
 
 INFO = {"version": "test", "device": "e6614103e7"}
 
@@ -463,12 +463,6 @@ def boot(root="/", fs=None, roster=None, info=None, rand=None, **store_kw):
     return Driver(App(store, info, rand), store)
 
 
-def screen(d):
-    # The text rows on ``d``'s screen now.
-    c = Canvas()
-    d.app.render(c)
-    return c.screen_text()
-
-
 def text(d):
-    return "\n".join(screen(d))
+    # ``d``'s screen now, its text rows one per line.
+    return "\n".join(d.screen())
