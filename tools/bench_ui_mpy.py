@@ -68,7 +68,7 @@ def main(argv):
     # boot/sync/space part and the sync protocol. The app drops them when a
     # hand's screen shows; their interned names stay (qstrs are never freed),
     # so they are loaded and dropped here, as the device does before a game.
-    lazy = ("bower.screens", "bower.home", "bower.archive", "bower.protocol")
+    lazy = ("bower.screens", "bower.home", "bower.past", "bower.protocol")
     for name in lazy:
         __import__(name)
         gc.collect()

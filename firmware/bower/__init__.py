@@ -7,9 +7,9 @@ __version__ = "0.2.0"
 
 
 def unload(name):
-    # Give the heap of module ``name`` ("bower.screens") back: the next
+    # Give the heap of module ``name`` ("bower.past") back: the next
     # import loads it again (firmware/DEVICE.md, 1). The module that loads an optional part calls
-    # this for it (the app for its menus, the store for its archive, the
+    # this for it (the app for its menus, the store for its extras, the
     # link for its protocol, the board for its checker, the new-game menu
     # for the data of the variants for three, six and two players).
     import sys
@@ -22,7 +22,7 @@ def unload(name):
 
 
 # The device's rule for a player name, in one place: the roster
-# (bower.archive) and a club round's seats (bower.clubsetup) take names by
+# (bower.prefs) and a club round's seats (bower.clubsetup) take names by
 # it. Here, in the package every module of the app already has, so the
 # boot's check of the roster loads no module of its own (4 ms of a Pico's
 # boot) and the club setup imports nothing of the app. The host checks

@@ -117,7 +117,7 @@ def _run(lk, tag, cmd, a):
             PROTO, _text(i.get("version", ""), "_"), _text(i.get("device", ""), "_"),
             used, free, st.count(), now, MAX_CHUNK, lk.max_line))
     if cmd == "LIST" and n == 0:
-        # Streamed from the store's index (bower.archive.listing): one
+        # Streamed from the store's index (bower.past.listing): one
         # game's line in memory at a time, however many the flash holds;
         # its ids and states are tokens already (checked there).
         _ok(lk, tag, "%d" % st.count())

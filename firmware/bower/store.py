@@ -18,39 +18,50 @@
 # are removed to make room first, and the caller takes back what was not
 # written (bower.ui: the input is undone, the screen says so).
 #
-# One owner, two modules: Store is the whole storage API and holds all its
-# state. bower.store holds what a hand needs (recording inputs); the rest of
-# its methods (boot, resume, new game, settings, the link's listing and
-# reading, space) call bower.archive's function of the same name with the
-# store first, the archive loaded on first use and given back by ``trim``
-# (the app calls it when a hand is shown). bower.archive works on the
-# state Store.__init__ sets and on ``rec_file``, ``game_state`` and ``append``;
-# nothing else writes it. Every identifier of a module imported from source
-# stays interned, so locals here are short.
+# One owner: Store holds all the storage state and is the only code that
+# assigns it. bower.store holds what a hand needs (recording inputs, the
+# game's state record); the extras are modules loaded on first use that
+# read the store and return values, which Store then keeps: bower.boot
+# (the boot's clean-up and settings, resume; given back once the boot is
+# over), bower.past (the past games: index, marks, listing, space, making
+# room) and bower.prefs (settings, roster, clock, club). ``trim`` gives
+# them back (the app calls it when a hand is shown). Every identifier of a
+# module imported from source stays interned, so locals here are short.
 
+import sys
 from euchre.logline import encode_line, decode_line
 
 
-def _archive():
-    # bower.archive, loaded on first use (Store.trim gives it back).
-    from bower import archive
-    return archive
+def _boot():
+    from bower import boot
+    return boot
+
+
+def _past():
+    from bower import past
+    return past
+
+
+def _prefs():
+    from bower import prefs
+    return prefs
 
 
 class Store:
-    # The state, all set in __init__ (bower.archive works on it too; no other
-    # module writes it):
-    #   settings      name -> int (bower.archive.DEFAULTS' names); roster: up
+    # The state, all set in __init__ and assigned only here (the extras
+    # read it):
+    #   settings      name -> int (bower.prefs.DEFAULTS' names); roster: up
     #                 to 16 player names (bower.check_names); clock_offset: seconds
     #                 the computer's clock is ahead (all three loaded at boot)
-    #   warnings      short messages for the user (bower.ui shows them)
+    #   warnings      short messages for the user (bower.ui shows them; the
+    #                 extras add theirs)
     #   device, low   this device's id (in every game's header); bytes free a
     #                 game needs to start (make_room makes them)
     #   fs, open, sync  the os functions used; fs.open or the builtin open;
     #                 fs.sync (after every write) or a no-op
     #   settings_path, club_path, games_dir  the files (firmware/STORAGE.md):
     #                 games_dir holds the newest games' (games_path + id +
-    #                 ".log", ".ck", ".st"); the archive's are beside the
+    #                 ".log", ".ck", ".st"); the past games' are beside the
     #                 settings (past/, past.idx, past.mk)
     #   gid           the game being recorded (None: none); size: its log's
     #                 size (the good part); lines: its line count; torn: 1 if
@@ -58,12 +69,12 @@ class Store:
     #                 off before the next); ended: 1 if its last input ended it
     #   next_no       the next game's number (ids are never reused)
     #   hot           the ids in games_dir, oldest first (all but the newest
-    #                 wait for the archive)
-    #   summary       the archive's [games, bytes, not synced, newest game's
+    #                 wait to be moved to past/)
+    #   summary       the past games' [games, bytes, not synced, newest game's
     #                 number] (None: not counted yet)
     #   free_seen     bytes free when littlefs was last asked (None: not yet);
     #                 written: bytes written since
-    #   warmed        littlefs's allocator warmed this power-on (bower.archive.prepare)
+    #   warmed        littlefs's allocator warmed this power-on (prepare)
 
     def __init__(self, root="/", fs=None, device="", low=32768):
         # ``fs``: the os functions used here plus ``open`` (default: os and
@@ -79,12 +90,9 @@ class Store:
         self.device = device
         self.low = low
         self.warnings = []
-        self.settings = {}
-        self.roster = []
         self.gid = None
-        self.clock_offset = self.size = self.lines = self.torn = self.ended = self.next_no = 0
+        self.size = self.lines = self.torn = self.ended = 0
         self._k = None    # a checkpoint to write when idle: (game id, its payload)
-        self.hot = []
         self.summary = self.free_seen = None
         self.written = self.warmed = 0
         r = root.rstrip("/")
@@ -92,138 +100,261 @@ class Store:
         self.club_path = r + "/club"
         self.games_dir = r + "/games"
         self.games_path = self.games_dir + "/"
-        _archive().boot(self, r)
+        self.settings, self.roster, self.clock_offset, self.next_no, self.hot, e = _boot().boot(self, r)
+        if e:
+            self.warnings.append("settings reset: file " + e)
+            try:
+                self.room(_prefs().save, self)
+            except OSError:
+                self.full()  # the defaults hold until a setting is saved
 
-    # ----- the rest of the API: bower.archive's functions of the same name,
-    # the store first, the archive loaded on first use (``trim`` gives it
-    # back) -------------------------------------------------------------------
+    # ----- boot and resume (bower.boot, given back once the boot is over) -----
 
     def resume(self):
         """(game, info) of the unfinished game (a boot), or None."""
-        return _archive().resume(self)
+        k, r = _boot().resume(self)
+        self._keep(k)
+        return r
 
     def over(self):
         """(game, info) of the finished game whose game-over screen was up, or None."""
-        return _archive().over(self)
-
-    def close(self):
-        """The game-over screen was left: a reboot no longer shows it."""
-        _archive().close(self)
-
-    def new_game(self, game, started=0):
-        """Start recording ``game`` (no event yet); returns its id. :raises OSError: not started."""
-        return _archive().new_game(self, game, started)
-
-    def ack(self, hand_no):
-        """The result shown before hand ``hand_no`` was acknowledged (OK)."""
-        _archive().ack(self, hand_no)
-
-    def acked(self):
-        """The hand number ``ack`` last stored for the current game (0: none)."""
-        return _archive().acked(self)
+        k, r = _boot().over(self)
+        self._keep(k)
+        from bower import unload
+        unload("bower.boot")   # (the boot's last question: App asks it after resume)
+        return r
 
     def load_full(self):
         """The current game replayed from its first event. :raises ValueError: corrupt, or no game."""
-        return _archive().load_full(self)
+        if not self.gid:
+            raise ValueError("no game")
+        return _boot().load(self, self.gid, None)[0]
+
+    def _keep(self, k):
+        # The game bower.boot opened, (game, info, torn), is the one being
+        # recorded now; a torn last line is cut off now (no room: by the
+        # next input's append, or it is refused).
+        if k:
+            g, i, t = k
+            self.gid, self.size, self.lines, self.torn, self.ended = (
+                i["id"], i["size"], i["lines"], t, 1 if g.result else 0)
+            if t:
+                try:
+                    self.room(_past().trim_log, self, self.games_path + self.gid, self.size)
+                    self.torn = 0
+                except OSError:
+                    self.full()
+
+    def cur(self):
+        # The newest game's (id, .st state) if its log is on flash, else None.
+        gid = "g%04d" % (self.next_no - 1)
+        try:
+            self.fs.stat(self.games_path + gid + ".log")
+        except OSError:
+            return None
+        return gid, self.game_state(gid)
+
+    def close(self):
+        """The game-over screen was left: a reboot no longer shows it."""
+        # And the game is no longer the one being recorded. With no room for
+        # the mark, a reboot shows that screen once more (new_game marks it).
+        gid = self.gid
+        try:
+            if gid and self.ended:
+                self.game_state(gid, "finished")
+            self.gid = None
+        except OSError:
+            pass
+
+    def ack(self, hand_no):
+        """The result shown before hand ``hand_no`` was acknowledged (OK)."""
+        # A reboot between hands brings back that hand's first screen, not
+        # the result again. Kept in the game's .st record.
+        gid = self.gid
+        if gid:
+            s = self.game_state(gid)
+            s["ack"] = hand_no
+            self.rec_file(self.games_path + gid + ".st", s)
+
+    def acked(self):
+        """The hand number ``ack`` last stored for the current game (0: none)."""
+        gid = self.gid
+        return self.game_state(gid).get("ack", 0) if gid else 0
+
+    def new_game(self, game, started=0):
+        """Start recording ``game`` (no event yet); returns its id. :raises OSError: not started."""
+        p = _past()
+        g = p.start(self, game)   # the game before marked, the counter written: the new game's id
+        self.next_no += 1         # (ids are never reused: even if its log is not written)
+        z = p.header(self, game, g, started)   # its log, the header its first line
+        self.gid, self.size, self.lines, self.torn, self.ended = g, z, 1, 0, 0
+        self.hot.append(g)   # (the game before goes to past/ when the app is next idle: tidy)
+        self.written += 8192   # its log's block and its checkpoint's (free space, roughly)
+        return g
+
+    # ----- settings, roster, clock, club (bower.prefs) -------------------------
 
     def save_settings(self, d):
         """Write the settings ``d``, then keep them. :raises ValueError, OSError: nothing changed."""
-        _archive().save_settings(self, d)
+        self.settings = _prefs().save_settings(self, d)
 
     def set_roster(self, names):
         """Write the roster, then keep it. :raises ValueError (see bower.check_names), OSError."""
-        _archive().set_roster(self, names)
+        self.roster = _prefs().set_roster(self, names)
 
     def set_clock_offset(self, seconds):
         """Write the clock offset, then keep it. :raises ValueError, OSError."""
-        _archive().set_clock_offset(self, seconds)
+        self.clock_offset = _prefs().set_clock_offset(self, seconds)
 
     def has_presets(self):
         """Is a presets file on flash (bower.presets reads it)?"""
+        return self._is(self.settings_path[:-8] + "presets")
+
+    def has_club(self):
+        """Is a club round's setup on flash?"""
+        return self._is(self.club_path)
+
+    def _is(self, p):
         try:
-            self.fs.stat(self.settings_path[:-8] + "presets")
+            self.fs.stat(p)
             return True
         except OSError:
             return False
 
-    def has_club(self):
-        """Is a club round's setup on flash?"""
-        return _archive().has_club(self)
-
     def club(self):
         """The club round's setup (bower.clubsetup.check), or None."""
-        return _archive().club(self)
+        return _prefs().club(self)
 
     def set_club(self, d):
         """Keep setup ``d`` (None: remove it). :raises ValueError, OSError: nothing changed."""
-        _archive().set_club(self, d)
+        _prefs().set_club(self, d)
+
+    # ----- the past games, space (bower.past) ---------------------------------
 
     def games(self):
         """Every game on flash as a dict, oldest first (the host's tools; the device streams ``each``)."""
-        return _archive().games(self)
+        return _past().games(self)
 
     def each(self):
         """Every game on flash, oldest first: [id, size, crc, state, synced, in games/]."""
-        return _archive().each(self)
+        return _past().each(self)
 
     def listing(self):
         """The link's LIST lines (bytes), one per game, oldest first."""
-        return _archive().listing(self)
+        return _past().listing(self)
 
     def count(self):
         """How many games ``each`` lists."""
-        return _archive().count(self)
+        return _past().count(self)
 
     def read(self, gid, offset, n):
         """Up to ``n`` bytes of a game's log from ``offset``. :raises ValueError: bad id; OSError."""
-        return _archive().read(self, gid, offset, n)
+        return _past().read(self, gid, offset, n)
 
     def mark_synced(self, gid, crc):
         """True if ``crc`` is the game's CRC now (then marked synced). :raises ValueError, OSError."""
-        return _archive().mark_synced(self, gid, crc)
+        r = self.mark_many([(gid, crc)])[0]
+        if r is None:
+            raise ValueError("no game %r" % (gid,))
+        return r
 
     def mark_many(self, pairs):
         """``mark_synced`` for each (id, crc): True, False (stale) or None (no such game)."""
-        return _archive().mark_many(self, pairs)
+        r, n = _past().mark_many(self, pairs)
+        u = self.summary
+        if n and u:
+            self.summary = [u[0], u[1], u[2] - n, u[3]]   # (n past games marked synced)
+        return r
 
     def usage(self):
         """(bytes of the games' logs, bytes free)."""
-        return _archive().usage(self)
+        return _past().usage(self)
 
     def low_space(self):
         """Too little free for a game to start (``low``)?"""
-        return _archive().low_space(self)
-
-    def make_room(self, need=0, every=0):
-        """Remove synced (``every``: any) ended games, oldest first, until ``need`` bytes are free; their ids."""
-        return _archive().make_room(self, need, every)
+        return self.free() < self.low
 
     def unsynced(self, every=1):
         """How many games no sync saved (``every`` 0: the one in play too)."""
-        return _archive().unsynced(self, every)
+        return _past().unsynced(self, every)
+
+    def sum(self):
+        # The past games' [games, bytes, not synced, newest game's number],
+        # counted once (a read of the index), then kept up to date.
+        if self.summary is None:
+            self.summary = _past().count_index(self)
+        return self.summary
+
+    def free(self, now=0):
+        # Bytes free: littlefs's figure when last asked, less the bytes
+        # written since (a game start counts its new files' blocks); 0 at
+        # least. Asked again with ``now`` (or never asked yet): its statvfs
+        # counts every block in use, so its time grows with what is stored.
+        if now or self.free_seen is None:
+            self.free_seen = _past().statfree(self)
+            self.written = 0
+        return max(0, self.free_seen - self.written)
+
+    def full(self):
+        # Tell the app: the flash has no room (it shows how to make some).
+        if "storage full" not in self.warnings:
+            self.warnings.append("storage full")
+
+    def make_room(self, need=0, every=0):
+        """Remove synced (``every``: any) ended games, oldest first, until ``need`` bytes are free; their ids."""
+        need = need or self.low
+        out = []
+        if self.free(1) < need:
+            try:
+                _past().make_room(self, need, every, out)
+            finally:
+                self.hot = [g for g in self.hot if g not in out]
+                self.summary = None   # (counted again when asked)
+        return out
+
+    def room(self, fn, *a):
+        # fn(*a), a write; if the flash is full (OSError 28), synced games
+        # are removed one at a time (oldest first) and it is tried again.
+        while True:
+            try:
+                return fn(*a)
+            except OSError as e:
+                if e.args[0] != 28 or not self.make_room(self.free(1) + 1):
+                    raise
 
     def tidy(self):
         # While the app is idle outside a hand (bower.ui App.warm): one step
-        # of the store's deferred work (bower.archive.tidy); False once none
-        # is left. Only while the archive is loaded (the app loads it for
+        # of the store's deferred work (bower.past.tidy); False once none
+        # is left. Only while bower.past is loaded (the app loads it for
         # its menus): idle work never adds it to the heap.
-        import sys
-        a = sys.modules.get("bower.archive")
-        return a.tidy(self) if a else False
+        a = sys.modules.get("bower.past")
+        if not a:
+            return False
+        r = a.tidy(self)
+        if type(r) is tuple:
+            # games moved to past/ (or gone), and the past games' count then
+            self.hot = [g for g in self.hot if g not in r[0]]
+            self.summary = r[1]
+            return True
+        return r
 
     def prepare(self):
         # While a game is set up (bower.ui App.warm): littlefs's first
-        # allocation since power-on done now (bower.archive.prepare); False
-        # once done. Only while the archive is loaded, as tidy.
-        import sys
-        a = sys.modules.get("bower.archive")
-        return a.prepare(self) if a else False
+        # allocation since power-on done now (bower.past.prepare); False
+        # once done. Only while bower.past is loaded, as tidy.
+        a = sys.modules.get("bower.past")
+        if self.warmed or not a:
+            return False
+        self.warmed = 1
+        a.prepare(self)
+        return True
 
     def trim(self):
-        # Give bower.archive's heap back (a hand only records); it loads
+        # Give the extras' heap back (a hand only records); they load
         # again when used.
         from bower import unload
-        unload("bower.archive")
+        for m in ("bower.past", "bower.prefs", "bower.boot"):
+            unload(m)
 
     def rec_file(self, p, x=None, ext="", most=1200):
         # Without ``x``: a small file's payload (its first ``most`` bytes
@@ -288,7 +419,7 @@ class Store:
         try:
             self.append(game, p, b)
         except OSError as e:
-            _archive().append_again(self, game, p, b, e)  # bower.archive: room made, or raises
+            self._again(game, p, b, e)  # room made, or raises
         self.ended = 0
         self.size += len(b)
         self.written += len(b)
@@ -327,10 +458,27 @@ class Store:
             # end in the log if the line does not make it).
             self.game_state(self.gid, "playing")
         if self.torn:
-            _archive().trim_log(self, p, self.size)  # what a failed append left
+            _past().trim_log(self, p, self.size)  # what a failed append left
         self.torn = 1
         with self.open(p + ".log", "ab") as f:
             f.write(b)
             f.flush()
         self.sync()
         self.torn = 0
+
+    def _again(self, game, p, b, e):
+        # record's append failed with ``e``. Flash full: synced games are
+        # removed and it is written after all. Else the log is as it was (its
+        # bytes past ``size`` are cut off first thing next time), the .st too (a
+        # game whose end was being undone is finished again), and ``e`` raises.
+        try:
+            if e.args[0] == 28 and self.make_room(self.free(1) + 1):
+                return self.room(self.append, game, p, b)
+        except OSError as x:
+            e = x
+        if self.ended:
+            try:
+                self.game_state(self.gid, "finished", None, 1)
+            except OSError:
+                pass
+        raise e

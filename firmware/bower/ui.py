@@ -39,7 +39,7 @@ class App:
         self.pressed = 0          # raw button mask (button test)
         self.setup = None         # settings of the game being set up
         self._later = []          # flash writes of inputs already shown
-        self._trim = False        # the store's archive to unload at the next tick
+        self._trim = False        # the store's extras to unload at the next tick
         self._edge = 0            # a BACK press spent at its edge: 1 waking, the
                                   # event count after its pass, -1 a pass refused
         self._apply_brightness()
@@ -112,7 +112,7 @@ class App:
             self.commit()
         if self._trim:
             # After the writes that waited for the frame: a game's start
-            # needs the archive to record it, and would load it again.
+            # needs bower.past to record it, and would load it again.
             self._trim = False
             self.store.trim()
         w = self.store.warnings
@@ -156,17 +156,17 @@ class App:
         # (the board loop calls again while it stays idle, reading the
         # buttons in between); False once nothing is left. Outside a game:
         # the menus (not loaded to boot) and the game screens (the menus are
-        # dropped during a hand, see show_game), the store's archive after a
+        # dropped during a hand, see show_game), the store's past games after a
         # game; then the store's flash work kept off the presses (Store.tidy:
-        # older games to the archive). In a hand: the new hand's checkpoint.
+        # older games to past/). In a hand: the new hand's checkpoint.
         import sys
         if self.game is None or self.game.result:
-            for m in ("bower.screens", "bower.newgame", "bower.play", "euchre.game", "bower.archive"):
+            for m in ("bower.screens", "bower.newgame", "bower.play", "euchre.game", "bower.past"):
                 if m in sys.modules:
                     continue
                 if m == "euchre.game" and self.setup is None:
                     continue   # (only while a game is set up: its OK would import it, some 25 ms on a Pico)
-                if m == "bower.archive" and self.game is None:
+                if m == "bower.past" and self.game is None:
                     continue   # (on the game-over screen: Home and a new game both need it, some 35 ms)
                 __import__(m)
                 return True
@@ -177,7 +177,7 @@ class App:
             if self.setup is not None and self.store.prepare():
                 return True    # (littlefs's first allocation: not on the OK that starts the game)
             if self.game is not None:
-                return False   # (game over: the archive's moves wait for Home; their flash commits
+                return False   # (game over: the moves to past/ wait for Home; their flash commits
                                # would leave a compaction of the games directory to the next press)
             return self.store.tidy()   # the store's deferred flash work, a step per call
         return self.store.idle()   # in a hand: the new hand's checkpoint, off the press that ended the last
@@ -288,7 +288,7 @@ class App:
         unload("bower.screens")
         unload("bower.newgame")
         unload("bower.home")
-        self._trim = True   # the store's archive: after the flash writes (tick)
+        self._trim = True   # the store's extras: after the flash writes (tick)
 
     def act_id(self, a, times=1):
         # Apply one input, an action id from the engine's legal_ids(), to

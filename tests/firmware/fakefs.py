@@ -502,7 +502,7 @@ def run_game(fs, rules, dealer, inputs, start=0, store=None, game=None):
 
 def expect_settings(marks, cut):
     # (settings, roster, clock_offset) a reboot after ``cut`` units must find.
-    from bower.archive import DEFAULTS
+    from bower.prefs import DEFAULTS
     s, r, c = dict(DEFAULTS), [], 0
     keys = sorted(CHANGES)
     for j in range(len(marks["changes"])):

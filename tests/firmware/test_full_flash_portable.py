@@ -10,7 +10,7 @@
 
 from fakefs import UNDO_GAME, FakeFS, FILE_BYTES, observe, play
 from bower.store import Store
-from bower.archive import DEFAULTS
+from bower.prefs import DEFAULTS
 from euchre import Game, Rules, IllegalAction
 from euchre import log
 

@@ -178,13 +178,13 @@ def test_the_game_over_screen_loads_the_archive_its_next_press_needs(monkeypatch
         g.apply(e)
     assert g.result
     app.game = g
-    monkeypatch.delitem(sys.modules, "bower.archive")
+    monkeypatch.delitem(sys.modules, "bower.past")
     idle(app)
-    assert "bower.archive" in sys.modules
+    assert "bower.past" in sys.modules
     app.game = None                          # Home: no game, the archive as it is
-    monkeypatch.delitem(sys.modules, "bower.archive")
+    monkeypatch.delitem(sys.modules, "bower.past")
     idle(app)
-    assert "bower.archive" not in sys.modules
+    assert "bower.past" not in sys.modules
 
 
 def test_the_archive_moves_wait_for_home_not_the_game_over_screen():

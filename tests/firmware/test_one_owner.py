@@ -8,7 +8,7 @@
   define: ``st._id`` of another module's store, ``p._ok`` of another module.
   Only ``self._x`` and ``cls._x`` read private names; what another module
   needs is public and documented (bower.store's Store declares its state
-  for bower.archive).
+  for its extras).
 * The player-name rule is written once, in bower's package init (the roster and a
   club round's seats take it from there).
 
@@ -61,7 +61,7 @@ def private_reads(tree):
 
 def test_there_is_code_to_scan():
     names = {p.name for p in SHIPPED}
-    assert {"store.py", "archive.py", "hand.py", "clubsetup.py", "__init__.py"} <= names
+    assert {"store.py", "past.py", "boot.py", "prefs.py", "hand.py", "clubsetup.py", "__init__.py"} <= names
 
 
 def test_no_class_in_engine_or_firmware_defines_getattr():
@@ -94,7 +94,7 @@ def test_the_store_forwards_nothing_it_does_not_name():
     with pytest.raises(AttributeError):
         st.no_such_thing(1, 2, 3)   # pyright: ignore[reportAttributeAccessIssue]
     with pytest.raises(AttributeError):
-        st._boot()    # pyright: ignore[reportAttributeAccessIssue]  (was forwarded to bower.archive)
+        st._boot()    # pyright: ignore[reportAttributeAccessIssue]  (was forwarded to the store's extras)
     assert st.resume() is None and st.games() == [] and st.count() == 0
 
 

@@ -154,7 +154,7 @@ def test_nothing_at_boot_loads_the_presets():
             "s = Store('/', fs=FakeFS(), device='d')\n"
             "App(s, {'version': 't', 'device': 'd'}, Rng(5).randrange)\n"
             "s.games(); s.save_settings({'brightness': 1})\n"
-            "assert 'bower.archive' in sys.modules\n"
+            "assert 'bower.past' in sys.modules\n"
             "print('bower.presets' in sys.modules)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.stdout.strip() == "False", r.stderr

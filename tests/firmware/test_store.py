@@ -16,7 +16,7 @@ import pytest
 from fakefs import FakeFS, make_script, states, observe, play, fingerprint
 from helpers import CLASSIC_TO_5 as CLASSIC  # a Classic game to 5: five scored hands, a misdeal
 from bower.store import Store
-from bower.archive import DEFAULTS
+from bower.prefs import DEFAULTS
 from euchre import Game, Rules, IllegalAction
 from euchre import log
 
@@ -157,7 +157,7 @@ def test_a_new_device_cut_off_while_a_game_was_set_up_is_still_new():
     # is set up; the power cut before the game starts. Nothing was kept and
     # nothing lost: no "settings reset" on the next boot (found by the
     # phone's kill-at-every-press test, BOWER_PHONE_KILLS=99).
-    import bower.archive  # noqa: F401  (prepare runs while the archive is loaded, as in App.warm)
+    import bower.past  # noqa: F401  (prepare runs while bower.past is loaded, as in App.warm)
     fs = FakeFS()
     s = boot(fs)
     assert s.prepare() and "/games" in fs.dirs

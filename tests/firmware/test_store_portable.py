@@ -7,7 +7,7 @@
 
 from fakefs import UNDO_GAME, FakeFS, PowerCut, observe, play, run_game, count_done, expect_settings
 from bower.store import Store
-from bower.archive import DEFAULTS
+from bower.prefs import DEFAULTS
 from euchre import Game, Rules, IllegalAction
 from euchre import log
 

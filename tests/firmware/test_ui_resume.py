@@ -189,14 +189,14 @@ print(app.stack[-1].title)
 
 def test_rarely_used_code_is_dropped_while_a_hand_is_played():
     # The menus (bower.screens) and the store's boot/sync/space part
-    # (bower.archive) load when used and are dropped when a hand's screen
+    # (bower.past) load when used and are dropped when a hand's screen
     # shows (by the app and by the store); the sync requests
     # (bower.protocol) once the host has been quiet for a while (by the
     # link). On the Pico that heap is the game's. Used again, they load again.
     import os
     from binascii import crc32
     from bower import link as L
-    lazy = ("bower.screens", "bower.archive")
+    lazy = ("bower.screens", "bower.past")
 
     def hello(tag):
         line = b"#B? " + tag + b" HELLO 1"

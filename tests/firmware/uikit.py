@@ -52,10 +52,10 @@ class MemStore:
         pass  # nothing loaded on demand here
 
     def tidy(self):
-        return False  # no deferred work (bower.store's: the archive)
+        return False  # no deferred work (bower.store's: bower.past)
 
     def prepare(self):
-        return False  # no littlefs allocator to warm (bower.archive.prepare)
+        return False  # no littlefs allocator to warm (bower.past.prepare)
 
     def idle(self):
         return False  # no checkpoint waiting (bower.store's: written when idle)

@@ -45,7 +45,7 @@ class ListedStore:
                  "synced": self.synced.get(gid) == crc(b)} for gid, b in self.files.items()]
 
     def listing(self):
-        # As bower.archive.listing: LIST's lines, one game at a time (the
+        # As bower.past.listing: LIST's lines, one game at a time (the
         # fields made tokens as the device's protocol makes free text).
         from bower.protocol import _text
         for g in self.games():
@@ -71,7 +71,7 @@ class ListedStore:
         return True
 
     def mark_many(self, pairs):
-        # As bower.archive.mark_many: mark_synced for each (id, crc); None: no such game.
+        # As bower.past.mark_many: mark_synced for each (id, crc); None: no such game.
         out = []
         for gid, c in pairs:
             try:

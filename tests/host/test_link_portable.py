@@ -26,7 +26,7 @@ class MemStore:
                  "synced": self.synced.get(g) == self._crc(g)} for g in sorted(self.files)]
 
     def listing(self):
-        # As bower.archive.listing: LIST's lines, oldest first.
+        # As bower.past.listing: LIST's lines, oldest first.
         for g in self.games():
             yield ("%s %d %s %s %d" % (g["id"], g["size"], g["crc"], g["state"], 1 if g["synced"] else 0)).encode()
 
@@ -47,7 +47,7 @@ class MemStore:
         return True
 
     def mark_many(self, pairs):
-        # As bower.archive.mark_many: mark_synced for each (id, crc); None: no such game.
+        # As bower.past.mark_many: mark_synced for each (id, crc); None: no such game.
         out = []
         for gid, c in pairs:
             try:

@@ -1,0 +1,190 @@
+# The store's boot: what interrupted writes left removed, the settings
+# record loaded, the newest game resumed or its game-over screen brought
+# back. bower.store's Store calls these and keeps what they return; it
+# gives this module back once the boot is over (Store.over) and loads it
+# again for ``load_full``. firmware/STORAGE.md describes the files.
+
+from euchre.logline import decode_line, UNDO
+
+
+def boot(st, r):
+    # (settings, roster, clock offset, next game's number, the games
+    # directory's ids oldest first, why the settings were reset: "corrupt",
+    # "missing" or None). A new device (no games directory yet) writes
+    # nothing: its defaults are what no settings file means, and the first
+    # game or setting saved writes it. The games directory holds the newest
+    # games only (past/ the rest): what is listed here does not grow with
+    # the games stored.
+    fs = st.fs
+    d = st.games_dir
+    g = st.games_path
+    try:
+        fs.mkdir(r)
+    except OSError:
+        pass
+    new = top = 0
+    # Two passes over the directory, a name at a time (os.ilistdir where
+    # there is one): firmware before past/ kept every game here, three
+    # files each, and a list of them all would take a full flash's boot
+    # some 15 KB of heap. The logs first, then what has no log.
+    hot = []
+    try:
+        new = 2  # (an empty games directory: prepare() made it, then the power went before the first game)
+        for p in _names(fs, d):
+            new = 0
+            if p[-4:] == ".log" and len(p) > 8 and p[0] == "g" and p[1:-4].isdigit():
+                top = max(top, int(p[1:-4]))
+                hot.append(p[:-4])
+    except OSError:
+        new = 1  # no games directory: made with the first game
+    if not new:
+        junk = [p for p in _names(fs, d)
+                if p[-4:] == ".tmp" or p[-3:] in (".ck", ".st") and p[:-3] not in hot]
+        for p in junk:
+            try:
+                fs.remove(g + p)  # an interrupted write, or what is left of a removed game
+            except OSError:
+                pass
+    from bower.prefs import DEFAULTS, valid
+    from bower import check_names
+    s, o, c, n, e = dict(DEFAULTS), [], 0, 1, "corrupt"
+    try:
+        x = st.rec_file(st.settings_path)
+        if x is None:
+            e = "missing"
+        else:
+            s, o, c, n, e = valid(x["settings"]), check_names(x["roster"]), int(x["clock"]), int(x["next"]), 0
+    except (TypeError, ValueError, KeyError):
+        pass
+    if e:
+        top = max(top, st.sum()[3])  # the past games' newest
+        if top:
+            new = 0   # (games were kept: a settings file is missing, not a new device's)
+    # Every game here but the newest goes to past/ when the app is next
+    # idle (a power cut stopped its move, or firmware before past/).
+    hot.sort(key=_num)
+    return s, o, c, max(n, top + 1), hot, e if e == "corrupt" or e and not new else None   # (ids are never reused)
+
+
+def _num(gid):
+    return int(gid[1:])
+
+
+def _names(fs, d):
+    # The names in directory d, one at a time where the filesystem can.
+    il = getattr(fs, "ilistdir", None)
+    if il is None:
+        return fs.listdir(d)
+    return (e[0] for e in il(d))
+
+
+def resume(st):
+    # (the game opened, as _open gives it, or None; ``(game, info)`` for
+    # the unfinished game, or None): the store keeps the first as the game
+    # being recorded.
+    c = st.cur()
+    if not c or c[1]["state"] != "playing":
+        return None, None
+    r = _open(st, c[0])
+    if r and r[0].result:
+        # Ended, but the power went before the "finished" mark: the
+        # game-over screen was up (``over`` brings it back).
+        try:
+            st.game_state(c[0], "finished", None, 1)
+        except OSError:
+            return r, r[:2]  # no room for the mark: the finished game, as over() would
+        return r, None
+    return r, r and r[:2]
+
+
+def over(st):
+    # (the game opened, ``(game, info)`` for the finished game whose
+    # game-over screen is still up (nobody left it since the game ended)
+    # or None).
+    c = st.cur()
+    if c and c[1]["state"] == "finished" and c[1].get("open"):
+        r = _open(st, c[0])
+        return r, r[:2] if r and r[0].result else None
+    return None, None
+
+
+def _open(st, gid):
+    # Load the game ``gid`` from its checkpoint: (game, info, torn: 1 if its
+    # log's torn last line is still to be cut off), None if it cannot be.
+    p = st.games_path + gid
+    try:
+        ck = st.rec_file(p + ".ck")
+    except ValueError:
+        ck = None
+    try:
+        # (without a checkpoint, load returns a pair or raises)
+        game, info = load(st, gid, ck) or load(st, gid, None)  # pyright: ignore[reportGeneralTypeIssues]
+    except (ValueError, OSError) as e:  # (OSError: a log that cannot be read, e.g. a directory)
+        st.warnings.append("%s %s: not resumed" % (gid, e))
+        return None
+    if info["dropped"]:
+        st.warnings.append(gid + " " + info["dropped"])
+    return game, info, 1 if info["dropped"] else 0
+
+
+def load(st, gid, ck):
+    # Rebuild from checkpoint ``ck`` (or the start) and the lines after
+    # it; None if ``ck`` is stale (an undo went back past it).
+    # :raises ValueError: a corrupt line before the last, or one the rules refuse.
+    from euchre.game import game_from_header  # the engine: not needed to boot to home
+    with st.open(st.games_path + gid + ".log", "rb") as f:
+        b = f.readline()
+        hd = decode_line(b.decode(), 1)
+        game = game_from_header(hd)
+        if "club" in hd:
+            game.club = hd["club"]  # pyright: ignore[reportAttributeAccessIssue]  (a club round: bower.club)
+            game.started = hd.get("started", 0)  # pyright: ignore[reportAttributeAccessIssue]
+        z, n, ok = len(b), 1, 0
+        try:
+            c, o, m = ck
+            if o < z or m < 1:
+                raise ValueError
+            f.seek(o - 1)
+            if f.read(1) != b"\n":  # not a line start: not this log's
+                raise ValueError
+            game.restore(c)
+            z, n, ok = o, m, 1
+        except (TypeError, ValueError):
+            pass  # none or unusable: replay it all
+        f.seek(z)
+        k = r = bad = 0  # k: events in the stack since the start
+        while True:
+            b = f.readline()
+            if not b:
+                break
+            if bad:
+                raise ValueError("line %d corrupt" % bad)
+            n += 1
+            r += 1
+            try:
+                if b[-1:] != b"\n":
+                    raise ValueError
+                e = decode_line(b.decode(), n)
+            except ValueError:
+                bad = n  # torn if it is the last
+                continue
+            try:
+                if type(e) is not str:
+                    raise ValueError
+                if e != UNDO:
+                    game.apply(e)
+                    k += 1
+                elif k:
+                    game.undo()
+                    k -= 1
+                elif ok:
+                    return None
+                else:
+                    raise ValueError
+            except ValueError:
+                if ok:
+                    return None  # (e.g. an amendment of a hand before ck: replay it all)
+                raise ValueError("line %d refused" % n)
+            z += len(b)
+    return game, {"id": gid, "size": z, "lines": n - (bad > 0), "read": r, "checkpoint": ok,
+                  "dropped": "torn line %d dropped" % bad if bad else None}
