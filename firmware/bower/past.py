@@ -1,6 +1,6 @@
 # The store's past games: the games directory's older games moved to
 # past/ (its index and marks), the link's listing, reading and marking
-# synced, the space used and free, making room, a game's start.
+# synced, the space used and free, a game's start (making room: bower.room).
 # bower.store's Store calls these; they read the store and return values,
 # and Store keeps them (Store.sum, Store.free and Store.room are the
 # store's own). Loaded on first use, given back while a hand is played
@@ -116,7 +116,7 @@ def tidy(st):
     return False
 
 
-def _pa(st, x):
+def past_path(st, x):
     # The path of the archive's ``x`` ("past/", "past.idx", "past.mk").
     return st.settings_path[:-8] + x
 
@@ -161,13 +161,13 @@ def _arc(st, ids):
                 u[2] += not y
                 u[3] = _num(gid)
         if b:
-            _add(st, _pa(st, "past.idx"), b"".join(b), 32)
+            _add(st, past_path(st, "past.idx"), b"".join(b), 32)
         try:
-            fs.mkdir(_pa(st, "past/")[:-1])
+            fs.mkdir(past_path(st, "past/")[:-1])
         except OSError:
             pass
         for gid in q:
-            fs.rename(st.games_path + gid + ".log", _pa(st, "past/") + gid + ".log")
+            fs.rename(st.games_path + gid + ".log", past_path(st, "past/") + gid + ".log")
             out.append(gid)
             for x in (".st", ".ck"):
                 try:
@@ -278,7 +278,7 @@ def _marks(st):
     # {game number: "S" synced or "X" removed} from past.mk.
     m = {}
     try:
-        with st.open(_pa(st, "past.mk"), "rb") as f:
+        with st.open(past_path(st, "past.mk"), "rb") as f:
             b = f.read()
     except OSError:
         return m
@@ -293,11 +293,11 @@ def _marks(st):
     return m
 
 
-def _mark(st, k, ids):
+def mark(st, k, ids):
     # Append a mark ``k`` for each game id; folded into the index at 40
     # (so the file stays small enough to live in its directory's metadata:
     # an append erases nothing).
-    if _add(st, _pa(st, "past.mk"), b"".join([("%s%-10s\n" % (k, g)).encode() for g in ids]), 12) >= 40 * 12:
+    if _add(st, past_path(st, "past.mk"), b"".join([("%s%-10s\n" % (k, g)).encode() for g in ids]), 12) >= 40 * 12:
         try:
             _pack(st)
         except OSError:
@@ -312,7 +312,7 @@ def _pack(st):
     m = {}
     for n, x in _marks(st).items():
         m[b"g%04d" % n] = x
-    i = _pa(st, "past.idx")
+    i = past_path(st, "past.idx")
     p = i + ".tmp"
     try:
         with st.open(i, "rb") as f, st.open(p, "wb") as t:
@@ -336,10 +336,10 @@ def _pack(st):
     for g in m:
         if m[g] == "X":
             try:
-                st.fs.remove(_pa(st, "past/") + g.decode() + ".log")
+                st.fs.remove(past_path(st, "past/") + g.decode() + ".log")
             except OSError:
                 pass
-    st.fs.remove(_pa(st, "past.mk"))
+    st.fs.remove(past_path(st, "past.mk"))
     st.sync()
 
 
@@ -352,7 +352,7 @@ def each(st, hot=1, m=None):
         m = {} if hot == 2 else _marks(st)
     k = st.sum()[3] if hot == 2 else 0
     try:
-        f = None if hot == 2 else st.open(_pa(st, "past.idx"), "rb")
+        f = None if hot == 2 else st.open(past_path(st, "past.idx"), "rb")
     except OSError:
         f = None
     if f:
@@ -389,7 +389,7 @@ def listing(st):
     for n, x in _marks(st).items():
         m[b"g%04d" % n] = x
     try:
-        f = st.open(_pa(st, "past.idx"), "rb")
+        f = st.open(past_path(st, "past.idx"), "rb")
     except OSError:
         f = None
     if f:
@@ -429,7 +429,7 @@ def count_index(st):
     u = [0, 0, 0, 0]
     m = _marks(st)
     try:
-        with st.open(_pa(st, "past.idx"), "rb") as f:
+        with st.open(past_path(st, "past.idx"), "rb") as f:
             for e in _lines(f):
                 u[3] = n = _num(e[0])
                 x = m.get(n)
@@ -456,7 +456,7 @@ def _find(st, gid):
     # The archive's index entry of ``gid`` (marks applied), or None.
     n = _num(gid)
     try:
-        with st.open(_pa(st, "past.idx"), "rb") as f:
+        with st.open(past_path(st, "past.idx"), "rb") as f:
             lo, hi = 0, f.seek(0, 2) // 32
             while lo < hi:
                 i = (lo + hi) // 2
@@ -486,7 +486,7 @@ def read(st, gid, offset, n):
     if not _gid(gid):
         raise ValueError("bad game id")
     p = "/" + gid + ".log"
-    a, b = (st.games_path, _pa(st, "past/")) if gid in st.hot else (_pa(st, "past/"), st.games_path)
+    a, b = (st.games_path, past_path(st, "past/")) if gid in st.hot else (past_path(st, "past/"), st.games_path)
     try:
         f = st.open(a + p[1:], "rb")
     except OSError:
@@ -524,7 +524,7 @@ def mark_many(st, pairs):
                     st.room(st.game_state, gid, None, crc)
         out.append(r)
     if ids:
-        st.room(_mark, st, "S", ids)
+        st.room(mark, st, "S", ids)
     return out, len(ids)   # (the store counts the past games marked synced)
 
 
@@ -554,63 +554,10 @@ def statfree(st):
     return max(0, v[1] * v[4])
 
 
-def _gone(e, st, every):
+def removable(e, st, every):
     # May make_room remove this game? Never the one being recorded or one
     # in play; one not synced only if ``every``.
     return (e[4] or every) and e[3] != "playing" and e[0] != st.gid
-
-
-def make_room(st, need, every, out):
-    # Remove synced finished or abandoned games, oldest first, until
-    # ``need`` bytes are free; their ids go in ``out`` (Store.make_room
-    # keeps its state by them, an error raised or not). Games
-    # not synced too with ``every`` (only after the user said yes). A round
-    # picks the games whose blocks make up what is missing, marks the
-    # archived ones removed in one append (if the flash is too full for
-    # that, after their logs went), then removes their files: the log
-    # first, so an interrupted removal never leaves a game that looks
-    # unfinished.
-    tried = []
-    fr = st.free()   # (asked of littlefs by Store.make_room)
-    while fr < need:
-        pick = []
-        z = fr
-        for e in each(st):
-            if z < need and e[0] not in tried and _gone(e, st, every):
-                pick.append(e)
-                z += (e[1] + 4095) // 4096 * 4096
-        if not pick:
-            break
-        arc = [e[0] for e in pick if not e[5]]
-        late = 0
-        if arc:
-            try:
-                _mark(st, "X", arc)
-            except OSError as x:
-                if x.args[0] != 28:
-                    raise
-                late = 1  # no room for the marks: after the logs went
-        for e in pick:
-            tried.append(e[0])
-            p = (st.games_path if e[5] else _pa(st, "past/")) + e[0]
-            try:
-                st.fs.remove(p + ".log")
-            except OSError as x:
-                if x.args[0] != 2:
-                    continue  # (2: gone already, its mark was missing)
-            if e[5]:
-                for x in (".ck", ".st"):
-                    try:
-                        st.fs.remove(p + x)
-                    except OSError:
-                        pass
-            out.append(e[0])
-        if late:
-            try:
-                _mark(st, "X", arc)
-            except OSError:
-                pass  # listed until a removal finds room for its mark
-        fr = st.free(1)
 
 
 def unsynced(st, every=1):
@@ -629,5 +576,5 @@ def unsynced(st, every=1):
                 continue
             s = st.game_state(gid)
             if s.get("synced") != c:
-                n += not every or _gone([gid, 0, c, s["state"], 0], st, 1)
+                n += not every or removable([gid, 0, c, s["state"], 0], st, 1)
     return n

@@ -306,7 +306,8 @@ class Store:
         out = []
         if self.free(1) < need:
             try:
-                _past().make_room(self, need, every, out)
+                from bower.room import make_room
+                make_room(self, need, every, out)
             finally:
                 self.hot = [g for g in self.hot if g not in out]
                 self.summary = None   # (counted again when asked)
@@ -353,7 +354,7 @@ class Store:
         # Give the extras' heap back (a hand only records); they load
         # again when used.
         from bower import unload
-        for m in ("bower.past", "bower.prefs", "bower.boot"):
+        for m in ("bower.room", "bower.past", "bower.prefs", "bower.boot"):
             unload(m)
 
     def rec_file(self, p, x=None, ext="", most=1200):

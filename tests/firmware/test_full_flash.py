@@ -281,7 +281,7 @@ _SCRIPTS = {}
 
 @pytest.fixture
 def quick_imports(monkeypatch):
-    # The app drops bower.screens, bower.archive and bower.protocol while a
+    # The app drops bower.screens, the store's extras (bower.past, ...) and bower.protocol while a
     # hand is played and imports them again when used; with no bytecode
     # files written (PYTHONDONTWRITEBYTECODE) every import compiles the
     # source again. For hundreds of games: the same source, the same code.
