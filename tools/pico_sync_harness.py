@@ -193,7 +193,7 @@ def sync(flash, fifo_path):
     from bower.store import Store
     from bower.link import Link
     st = Store("/flash/", device="e6614103e7a1b2c3")
-    st.resume() or st.over()   # as App() at boot: the archive module loaded
+    st.resume() or st.over()   # as App() at boot: the store's bower.boot loaded
     idle(st)
     fifo = open(fifo_path, "r+b")
     box = [flash, None]
