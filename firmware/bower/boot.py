@@ -10,9 +10,9 @@ from euchre.logline import decode_line, UNDO
 def boot(st, r):
     # (settings, roster, clock offset, next game's number, the games
     # directory's ids oldest first, why the settings were reset: "corrupt",
-    # "missing" or None). A new device (no games directory yet) writes
-    # nothing: its defaults are what no settings file means, and the first
-    # game or setting saved writes it. The games directory holds the newest
+    # "missing" or None: see ``reset``). A new device (no games directory
+    # yet) writes nothing: its defaults are what no settings file means,
+    # and the first game or setting saved writes it. The games directory holds the newest
     # games only (past/ the rest): what is listed here does not grow with
     # the games stored.
     fs = st.fs
@@ -66,6 +66,18 @@ def boot(st, r):
     return s, o, c, max(n, top + 1), hot, e if e == "corrupt" or e and not new else None   # (ids are never reused)
 
 
+def reset(st, e):
+    # The settings were reset (``e``: why): the user is told, and they are
+    # written (with no room, the defaults hold until a setting is saved).
+    from bower.prefs import save
+    from bower.prefs import room, full
+    st.warnings.append("settings reset: file " + e)
+    try:
+        room(st, save, st)
+    except OSError:
+        full(st)
+
+
 def _num(gid):
     return int(gid[1:])
 
@@ -78,11 +90,23 @@ def _names(fs, d):
     return (e[0] for e in il(d))
 
 
-def resume(st):
-    # (the game opened, as _open gives it, or None; ``(game, info)`` for
+def resume(st, over):
+    # (the game opened, as _kept gives it, or None; ``(game, info)`` for
     # the unfinished game, or None): the store keeps the first as the game
-    # being recorded.
-    c = st.cur()
+    # being recorded. ``over``: the finished game whose game-over screen
+    # is still up (nobody left it since the game ended) instead, the
+    # boot's last question (the app asks it after resume): this module is
+    # given back.
+    from bower.prefs import cur
+    if over:
+        from bower import unload
+        unload("bower.boot")
+        c = cur(st)
+        if c and c[1]["state"] == "finished" and c[1].get("open"):
+            r = _open(st, c[0])
+            return _kept(st, r), r[:2] if r and r[0].result else None
+        return None, None
+    c = cur(st)
     if not c or c[1]["state"] != "playing":
         return None, None
     r = _open(st, c[0])
@@ -92,20 +116,35 @@ def resume(st):
         try:
             st.game_state(c[0], "finished", None, 1)
         except OSError:
-            return r, r[:2]  # no room for the mark: the finished game, as over() would
-        return r, None
-    return r, r and r[:2]
+            return _kept(st, r), r[:2]  # no room for the mark: the finished game, as over would
+        return _kept(st, r), None
+    return _kept(st, r), r and r[:2]
 
 
-def over(st):
-    # (the game opened, ``(game, info)`` for the finished game whose
-    # game-over screen is still up (nobody left it since the game ended)
-    # or None).
-    c = st.cur()
-    if c and c[1]["state"] == "finished" and c[1].get("open"):
-        r = _open(st, c[0])
-        return r, r[:2] if r and r[0].result else None
-    return None, None
+def _kept(st, r):
+    # The game opened, r = (game, info, torn), as the store keeps it: (id,
+    # size, lines, torn, ended), its torn last line cut off now (no room:
+    # by the next input's append, or it is refused); None for None.
+    if not r:
+        return None
+    g, i, t = r
+    if t:
+        from bower.past import trim_log
+        from bower.prefs import room, full
+        try:
+            room(st, trim_log, st, st.games_path + i["id"], i["size"])
+            t = 0
+        except OSError:
+            full(st)
+    return i["id"], i["size"], i["lines"], t, 1 if g.result else 0
+
+
+def load_full(st):
+    # The current game replayed from its first event.
+    # :raises ValueError: corrupt, or no game.
+    if not st.gid:
+        raise ValueError("no game")
+    return load(st, st.gid, None)[0]
 
 
 def _open(st, gid):

@@ -6,7 +6,7 @@ from bower.menu import Menu
 
 def home(app):
     items = [("New game", "new"), ("Settings", "settings"), ("About", "about")]
-    if app.store.has_club():
+    if app.store.has("club"):
         items.insert(1, ("Club round", "club"))   # one was pushed (bower.club)
     if app.game is not None and not app.game.result:
         items.insert(0, ("Continue game", "continue"))

@@ -41,7 +41,7 @@ def _presets(app):
     # The presets on flash; the module only while they are read, and only
     # when there is a file (a refused entry: its rule in a note).
     st = app.store
-    if not st.has_presets():
+    if not st.has("presets"):
         return []
     from bower import presets
     ps, bad = presets.load(st)

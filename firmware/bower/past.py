@@ -2,18 +2,20 @@
 # past/ (its index and marks), the link's listing, reading and marking
 # synced, the space used and free, a game's start (making room: bower.room).
 # bower.store's Store calls these; they read the store and return values,
-# and Store keeps them (Store.sum, Store.free and Store.room are the
-# store's own). Loaded on first use, given back while a hand is played
-# (Store.trim). firmware/STORAGE.md describes the files.
+# and Store keeps them (Store.sum and Store.free are the store's own).
+# Loaded on first use, given back while a hand is played (Store.trim).
+# firmware/STORAGE.md describes the files.
 #
-# A full flash (OSError 28): every write here goes through Store.room,
-# which removes synced games and tries again before it gives up.
+# A full flash (OSError 28): every write here goes through
+# bower.prefs.room, which removes synced games and tries again before it
+# gives up.
 
 try:
     from ubinascii import crc32  # (no search of sys.path first: bower.protocol says why)
 except ImportError:  # CPython
     from binascii import crc32
 from euchre.logline import encode_line, header_payload
+from bower.prefs import room
 
 
 def _gid(s):
@@ -31,27 +33,31 @@ def _num(gid):
 def start(st, game):
     # A new game can start (no event yet): an unfinished one is abandoned,
     # a game-over screen closed, the game counter written one on. Returns
-    # the new game's id (the store counts it used then). Whether there is
+    # the new game's number (the store counts it used then). Whether there is
     # room for a game is the caller's question (low_space, make_room: see
     # bower.newgame).
     # :raises OSError: not started (28: flash full); the previous game may
     # be abandoned already: ``resume`` says what the flash has.
     if game.event_count():
         raise ValueError("not a new game")
-    c = st.cur()
+    from bower.prefs import cur, save
+    c = cur(st)
     if c and (c[1]["state"] == "playing" or c[1].get("open")):
         # Finished if it ended (its mark may have found no room), else abandoned.
         end = c[1]["state"] != "playing" or c[0] == st.gid and st.ended
-        st.room(st.game_state, c[0], "finished" if end else "abandoned")
-    from bower.prefs import save
-    st.room(save, st, None, None, None, st.next_no + 1)
-    return "g%04d" % st.next_no
+        room(st, st.game_state, c[0], "finished" if end else "abandoned")
+    room(st, save, st, None, None, None, st.next_no + 1)
+    return st.next_no
 
 
-def header(st, game, gid, started):
-    # Write game ``gid``'s log, its header the only line: there, or not at
-    # all. Returns its size. (The game before goes to past/ when the app is
-    # next idle: tidy.) :raises OSError: not written.
+def header(st, game, started):
+    # Write the log of the game numbered ``st.next_no - 1``, its header the
+    # only line: there, or not at all. Returns the store's state then:
+    # (id, log size, lines, torn, ended, the games directory's ids, bytes
+    # written since free space was asked: its log's block and its
+    # checkpoint's, roughly). (The game before goes to past/ when the app
+    # is next idle: tidy.) :raises OSError: not written.
+    gid = "g%04d" % (st.next_no - 1)
     h = header_payload(game)
     c = getattr(game, "club", None)
     if c:
@@ -64,8 +70,8 @@ def header(st, game, gid, started):
         st.fs.mkdir(st.games_dir)  # not made at boot if the flash was full
     except OSError:
         pass
-    st.room(st.rec_file, st.games_path + gid, b, ".log")
-    return len(b)
+    room(st, st.rec_file, st.games_path + gid, b, ".log")
+    return gid, len(b), 1, 0, 0, st.hot + [gid], st.written + 8192
 
 
 def prepare(st):
@@ -90,30 +96,44 @@ def prepare(st):
             pass
 
 
+def close(st):
+    # The game-over screen was left (Store.close): the game is marked
+    # finished. Returns the game being recorded then: None, or the same
+    # one with no room for the mark (a reboot shows that screen once more;
+    # the next game's start marks it).
+    gid = st.gid
+    try:
+        if gid and st.ended:
+            st.game_state(gid, "finished")
+        return None
+    except OSError:
+        return gid
+
+
 def tidy(st):
     # One step of the work kept off the presses, run while the app is idle
     # outside a hand (Store.tidy): the games waiting in the games directory
-    # moved to past/ (then returns what _arc does, for the store to keep),
-    # the free space asked of littlefs once (its answer costs a walk of the
-    # whole filesystem), the past games counted (the index read). False
-    # once nothing is left.
+    # moved to past/, the free space asked of littlefs once (its answer
+    # costs a walk of the whole filesystem), the past games counted (the
+    # index read). (False once nothing is left, else True; the games
+    # directory's ids then; the past games' count then, None: to count.)
     c = "g%04d" % (st.next_no - 1)
     q = [g for g in st.hot if g != c]
     if q:
         r = _arc(st, q[:4])
         if r[0] or r[1] is None:
-            return r
+            return True, [g for g in st.hot if g not in r[0]], r[1]
         # (none moved: no room, an error; tried again when next idle)
     try:
         if st.free_seen is None:
             st.free(1)
-            return True
+            return True, st.hot, st.summary
         if st.summary is None:
             st.sum()    # what HELLO and the storage screen show, ready
-            return True
+            return True, st.hot, st.summary
     except OSError:
         pass    # asked again when needed
-    return False
+    return False, st.hot, st.summary
 
 
 def past_path(st, x):
@@ -140,7 +160,7 @@ def _arc(st, ids):
         for gid in ids:
             p = st.games_path + gid + ".log"
             try:
-                c = _crc(st, p)
+                c = log_crc(st, p)
                 z = fs.stat(p)[6]
             except OSError as e:
                 if e.args[0] != 2:
@@ -222,7 +242,7 @@ def _head(st, src, tmp, n, tail=b""):
 # A line cut short (a failed append) is ignored and cut off before the next
 # append.
 
-def _crc(st, p):
+def log_crc(st, p):
     # CRC-32 of file ``p`` as 8 hex digits (OSError: no such file).
     c = 0
     with st.open(p, "rb") as f:
@@ -367,10 +387,10 @@ def each(st, hot=1, m=None):
                     yield e
     if hot:
         for gid in st.hot[:]:
-            if _new(st, gid, k):
+            if not_indexed(st, gid, k):
                 p = st.games_path + gid + ".log"
                 try:
-                    c = _crc(st, p)
+                    c = log_crc(st, p)
                     z = st.fs.stat(p)[6]
                 except OSError:
                     continue
@@ -411,7 +431,7 @@ def listing(st):
         yield (" ".join((e[0], str(e[1]), e[2], e[3], "1" if e[4] else "0"))).encode()
 
 
-def _new(st, gid, k):
+def not_indexed(st, gid, k):
     # Is this game of the games directory not in the archive's index (whose
     # newest game is number ``k``)? (One in it was being moved.)
     return _num(gid) > k or not _find(st, gid)
@@ -448,7 +468,7 @@ def count(st):
     k = u[3]
     n = u[0]
     for g in st.hot:
-        n += _new(st, g, k)
+        n += not_indexed(st, g, k)
     return n
 
 
@@ -500,7 +520,7 @@ def mark_many(st, pairs):
     # ``mark_synced`` for each (id, crc) of ``pairs``: True (marked, or it
     # was), False (its CRC is no longer ``crc``), None (a bad id, no such
     # game). The past games' marks go in one append (a sync's SYNCED lists
-    # many games at once).
+    # many games at once). Returns (those, the past games' count now).
     # :raises OSError: not written (the games before it in ``pairs`` may be).
     out = []
     ids = []
@@ -517,15 +537,25 @@ def mark_many(st, pairs):
                     ids.append(gid)
             else:
                 try:
-                    r = _crc(st, st.games_path + gid + ".log") == crc
+                    r = log_crc(st, st.games_path + gid + ".log") == crc
                 except OSError:
                     pass
                 if r:
-                    st.room(st.game_state, gid, None, crc)
+                    room(st, st.game_state, gid, None, crc)
         out.append(r)
     if ids:
-        st.room(mark, st, "S", ids)
-    return out, len(ids)   # (the store counts the past games marked synced)
+        room(st, mark, st, "S", ids)
+    u = st.summary
+    if ids and u:
+        u = [u[0], u[1], u[2] - len(ids), u[3]]   # (past games marked synced)
+    return out, u
+
+
+def mark_synced(st, gid, crc):
+    r = st.mark_many([(gid, crc)])[0]
+    if r is None:
+        raise ValueError("no game %r" % (gid,))
+    return r
 
 
 def usage(st):
@@ -552,29 +582,3 @@ def statfree(st):
     except OSError:
         v = st.fs.statvfs(st.settings_path[:-8])  # the root: no games directory yet
     return max(0, v[1] * v[4])
-
-
-def removable(e, st, every):
-    # May make_room remove this game? Never the one being recorded or one
-    # in play; one not synced only if ``every``.
-    return (e[4] or every) and e[3] != "playing" and e[0] != st.gid
-
-
-def unsynced(st, every=1):
-    # How many games no sync has saved: those make_room(..., every=1) may
-    # remove, or (``every`` 0) all, the one in play (or being recorded)
-    # included: what the storage screen calls "not synced".
-    u = st.sum()
-    n = u[2]
-    k = u[3]
-    for gid in st.hot:
-        if _new(st, gid, k):
-            p = st.games_path + gid + ".log"
-            try:
-                c = _crc(st, p)
-            except OSError:
-                continue
-            s = st.game_state(gid)
-            if s.get("synced") != c:
-                n += not every or removable([gid, 0, c, s["state"], 0], st, 1)
-    return n

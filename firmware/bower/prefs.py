@@ -1,7 +1,9 @@
-# The store's settings, roster, clock offset and club round's setup
-# (bower.store's Store calls these and keeps what they return). Each writer
+# The store's small records: settings, roster, clock offset, the game
+# counter (``cur``: its newest game) and the club round's setup (bower.store's
+# Store calls these and keeps what they return); and how every write of
+# the store's extras meets a full flash (``room``, ``full``). Each writer
 # writes first and returns the value after, so a failed write (OSError; 28:
-# flash full, after Store.room removed what synced games it could) changes
+# flash full, after ``room`` removed what synced games it could) changes
 # nothing. firmware/STORAGE.md describes the files.
 
 DEFAULTS = {"brightness": 255, "dim_s": 60, "off_s": 600, "names": 0, "quick": 0}   # the settings
@@ -17,6 +19,17 @@ def valid(d):
     return s
 
 
+def cur(st):
+    # The newest game by the counter: (id, .st state) if its log is on
+    # flash, else None.
+    gid = "g%04d" % (st.next_no - 1)
+    try:
+        st.fs.stat(st.games_path + gid + ".log")
+    except OSError:
+        return None
+    return gid, st.game_state(gid)
+
+
 def save(st, s=None, r=None, c=None, n=None):
     # Write the settings record with the store's values, or those given.
     st.rec_file(st.settings_path, {"settings": st.settings if s is None else s,
@@ -27,14 +40,14 @@ def save(st, s=None, r=None, c=None, n=None):
 def save_settings(st, d):
     # :raises ValueError: a value that is not an int.
     s = valid(d)
-    st.room(save, st, s)
+    room(st, save, st, s)
     return s
 
 
 def set_clock_offset(st, seconds):
     if type(seconds) is not int:
         raise ValueError("clock: not an int")
-    st.room(save, st, None, None, seconds)
+    room(st, save, st, None, None, seconds)
     return seconds
 
 
@@ -42,7 +55,7 @@ def set_roster(st, names):
     # :raises ValueError: see bower.check_names; nothing changes.
     from bower import check_names
     r = check_names(names)[:]
-    st.room(save, st, None, r)
+    room(st, save, st, None, r)
     return r
 
 
@@ -65,4 +78,22 @@ def set_club(st, d):
             pass
         return
     from bower.clubsetup import check
-    st.room(st.rec_file, st.club_path, check(d))
+    room(st, st.rec_file, st.club_path, check(d))
+
+
+def room(st, fn, *a):
+    # fn(*a), a write; if the flash is full (OSError 28), synced games are
+    # removed one at a time (oldest first: Store.make_room) and it is tried
+    # again.
+    while True:
+        try:
+            return fn(*a)
+        except OSError as e:
+            if e.args[0] != 28 or not st.make_room(st.free(1) + 1):
+                raise
+
+
+def full(st):
+    # Tell the app: the flash has no room (it shows how to make some).
+    if "storage full" not in st.warnings:
+        st.warnings.append("storage full")

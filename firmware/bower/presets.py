@@ -11,11 +11,12 @@
 # One record in the file ``presets`` beside the settings (firmware/STORAGE.md):
 # {"version": 1, "presets": [...]}, in the user's order, replaced whole
 # (rec_file: old or new, never torn; synced games removed for room on a full
-# flash, Store.room). Functions of the store that return what they
+# flash, bower.prefs.room). Functions of the store that return what they
 # read or wrote: nothing here sets the store's state. Imported only where
 # presets are used.
 
 from bower import unload
+from bower.prefs import room
 
 VERSION = 1   # raised when a file could hold what an older Bower would refuse
 MOST = 8
@@ -142,7 +143,7 @@ def save(st, presets):
             raise ValueError("preset %r: name repeated" % (p["name"],))
         names.append(p["name"])
         out.append(p)
-    st.room(st.rec_file, path(st), {"version": VERSION, "presets": out})
+    room(st, st.rec_file, path(st), {"version": VERSION, "presets": out})
     return out
 
 

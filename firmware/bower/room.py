@@ -1,10 +1,13 @@
 # Making room on a full flash: the synced games that ended removed, oldest
-# first (the ones not synced too, only after the user said yes). Loaded
-# only when Store.make_room has to remove something, given back with the
-# other extras (Store.trim). firmware/STORAGE.md says in what order the
+# first (the ones not synced too, only after the user said yes), and what
+# that may remove counted; an input whose append failed written after all.
+# Loaded only when the store has to remove something, an append failed or
+# the storage screen counts, given back with the other extras
+# (Store.trim). firmware/STORAGE.md says in what order the
 # files go and why.
 
-from bower.past import each, mark, past_path, removable
+from bower.past import each, log_crc, mark, not_indexed, past_path
+from bower.prefs import room
 
 
 def make_room(st, need, every, out):
@@ -58,3 +61,47 @@ def make_room(st, need, every, out):
             except OSError:
                 pass  # listed until a removal finds room for its mark
         fr = st.free(1)
+
+
+def again(st, game, p, b, e):
+    # Store.record's append failed with ``e``. Flash full: synced games are
+    # removed and it is written after all. Else the log is as it was (its
+    # bytes past ``size`` are cut off first thing next time), the .st too (a
+    # game whose end was being undone is finished again), and ``e`` raises.
+    try:
+        if e.args[0] == 28 and st.make_room(st.free(1) + 1):
+            return room(st, st.append, game, p, b)
+    except OSError as x:
+        e = x
+    if st.ended:
+        try:
+            st.game_state(st.gid, "finished", None, 1)
+        except OSError:
+            pass
+    raise e
+
+
+def removable(e, st, every):
+    # May make_room remove this game? Never the one being recorded or one
+    # in play; one not synced only if ``every``.
+    return (e[4] or every) and e[3] != "playing" and e[0] != st.gid
+
+
+def unsynced(st, every=1):
+    # How many games no sync has saved: those make_room(..., every=1) may
+    # remove, or (``every`` 0) all, the one in play (or being recorded)
+    # included: what the storage screen calls "not synced".
+    u = st.sum()
+    n = u[2]
+    k = u[3]
+    for gid in st.hot:
+        if not_indexed(st, gid, k):
+            p = st.games_path + gid + ".log"
+            try:
+                c = log_crc(st, p)
+            except OSError:
+                continue
+            s = st.game_state(gid)
+            if s.get("synced") != c:
+                n += not every or removable([gid, 0, c, s["state"], 0], st, 1)
+    return n

@@ -23,28 +23,20 @@
 # game's state record); the extras are modules loaded on first use that
 # read the store and return values, which Store then keeps: bower.boot
 # (the boot's clean-up and settings, resume; given back once the boot is
-# over), bower.past (the past games: index, marks, listing, space, making
-# room) and bower.prefs (settings, roster, clock, club). ``trim`` gives
-# them back (the app calls it when a hand is shown). Every identifier of a
+# over), bower.past (the past games: index, marks, listing, space, a
+# game's start), bower.prefs (settings, roster, clock, the game counter,
+# club; a write on a full flash) and bower.room (making room). ``trim``
+# gives them back (the app calls it when a hand is shown). Every identifier of a
 # module imported from source stays interned, so locals here are short.
 
 import sys
 from euchre.logline import encode_line, decode_line
 
 
-def _boot():
-    from bower import boot
-    return boot
-
-
-def _past():
-    from bower import past
-    return past
-
-
-def _prefs():
-    from bower import prefs
-    return prefs
+def _x(m):
+    # The extra bower.<m> ("boot", "past", "prefs", "room"), loaded on
+    # first use (``trim`` gives it back).
+    return __import__("bower." + m, None, None, (m,))
 
 
 class Store:
@@ -100,71 +92,36 @@ class Store:
         self.club_path = r + "/club"
         self.games_dir = r + "/games"
         self.games_path = self.games_dir + "/"
-        self.settings, self.roster, self.clock_offset, self.next_no, self.hot, e = _boot().boot(self, r)
+        b = _x("boot")
+        self.settings, self.roster, self.clock_offset, self.next_no, self.hot, e = b.boot(self, r)
         if e:
-            self.warnings.append("settings reset: file " + e)
-            try:
-                self.room(_prefs().save, self)
-            except OSError:
-                self.full()  # the defaults hold until a setting is saved
+            b.reset(self, e)
 
     # ----- boot and resume (bower.boot, given back once the boot is over) -----
 
-    def resume(self):
+    def resume(self, over=0):
         """(game, info) of the unfinished game (a boot), or None."""
-        k, r = _boot().resume(self)
-        self._keep(k)
+        # (``over``: the finished game whose game-over screen was up.) The
+        # game bower.boot opened is the one being recorded now: ``k`` its
+        # (id, size, lines, torn, ended), or None.
+        k, r = _x("boot").resume(self, over)
+        if k:
+            self.gid, self.size, self.lines, self.torn, self.ended = k
         return r
 
     def over(self):
         """(game, info) of the finished game whose game-over screen was up, or None."""
-        k, r = _boot().over(self)
-        self._keep(k)
-        from bower import unload
-        unload("bower.boot")   # (the boot's last question: App asks it after resume)
-        return r
+        return self.resume(1)
 
     def load_full(self):
         """The current game replayed from its first event. :raises ValueError: corrupt, or no game."""
-        if not self.gid:
-            raise ValueError("no game")
-        return _boot().load(self, self.gid, None)[0]
-
-    def _keep(self, k):
-        # The game bower.boot opened, (game, info, torn), is the one being
-        # recorded now; a torn last line is cut off now (no room: by the
-        # next input's append, or it is refused).
-        if k:
-            g, i, t = k
-            self.gid, self.size, self.lines, self.torn, self.ended = (
-                i["id"], i["size"], i["lines"], t, 1 if g.result else 0)
-            if t:
-                try:
-                    self.room(_past().trim_log, self, self.games_path + self.gid, self.size)
-                    self.torn = 0
-                except OSError:
-                    self.full()
-
-    def cur(self):
-        # The newest game's (id, .st state) if its log is on flash, else None.
-        gid = "g%04d" % (self.next_no - 1)
-        try:
-            self.fs.stat(self.games_path + gid + ".log")
-        except OSError:
-            return None
-        return gid, self.game_state(gid)
+        return _x("boot").load_full(self)
 
     def close(self):
         """The game-over screen was left: a reboot no longer shows it."""
         # And the game is no longer the one being recorded. With no room for
         # the mark, a reboot shows that screen once more (new_game marks it).
-        gid = self.gid
-        try:
-            if gid and self.ended:
-                self.game_state(gid, "finished")
-            self.gid = None
-        except OSError:
-            pass
+        self.gid = _x("past").close(self)
 
     def ack(self, hand_no):
         """The result shown before hand ``hand_no`` was acknowledged (OK)."""
@@ -183,92 +140,78 @@ class Store:
 
     def new_game(self, game, started=0):
         """Start recording ``game`` (no event yet); returns its id. :raises OSError: not started."""
-        p = _past()
-        g = p.start(self, game)   # the game before marked, the counter written: the new game's id
-        self.next_no += 1         # (ids are never reused: even if its log is not written)
-        z = p.header(self, game, g, started)   # its log, the header its first line
-        self.gid, self.size, self.lines, self.torn, self.ended = g, z, 1, 0, 0
-        self.hot.append(g)   # (the game before goes to past/ when the app is next idle: tidy)
-        self.written += 8192   # its log's block and its checkpoint's (free space, roughly)
-        return g
+        p = _x("past")
+        # The game before marked, the counter written (ids are never
+        # reused: even if the log is not written); then the log, its header
+        # the only line: as bower.past.header gives the game's state.
+        self.next_no = p.start(self, game) + 1
+        self.gid, self.size, self.lines, self.torn, self.ended, self.hot, self.written = p.header(self, game, started)
+        return self.gid
 
     # ----- settings, roster, clock, club (bower.prefs) -------------------------
 
     def save_settings(self, d):
         """Write the settings ``d``, then keep them. :raises ValueError, OSError: nothing changed."""
-        self.settings = _prefs().save_settings(self, d)
+        self.settings = _x("prefs").save_settings(self, d)
 
     def set_roster(self, names):
         """Write the roster, then keep it. :raises ValueError (see bower.check_names), OSError."""
-        self.roster = _prefs().set_roster(self, names)
+        self.roster = _x("prefs").set_roster(self, names)
 
     def set_clock_offset(self, seconds):
         """Write the clock offset, then keep it. :raises ValueError, OSError."""
-        self.clock_offset = _prefs().set_clock_offset(self, seconds)
+        self.clock_offset = _x("prefs").set_clock_offset(self, seconds)
 
-    def has_presets(self):
-        """Is a presets file on flash (bower.presets reads it)?"""
-        return self._is(self.settings_path[:-8] + "presets")
-
-    def has_club(self):
-        """Is a club round's setup on flash?"""
-        return self._is(self.club_path)
-
-    def _is(self, p):
+    def has(self, name):
+        """Is file ``name`` ("presets": bower.presets; "club": a round's setup) beside the settings?"""
         try:
-            self.fs.stat(p)
+            self.fs.stat(self.settings_path[:-8] + name)
             return True
         except OSError:
             return False
 
     def club(self):
         """The club round's setup (bower.clubsetup.check), or None."""
-        return _prefs().club(self)
+        return _x("prefs").club(self)
 
     def set_club(self, d):
         """Keep setup ``d`` (None: remove it). :raises ValueError, OSError: nothing changed."""
-        _prefs().set_club(self, d)
+        _x("prefs").set_club(self, d)
 
     # ----- the past games, space (bower.past) ---------------------------------
 
     def games(self):
         """Every game on flash as a dict, oldest first (the host's tools; the device streams ``each``)."""
-        return _past().games(self)
+        return _x("past").games(self)
 
     def each(self):
         """Every game on flash, oldest first: [id, size, crc, state, synced, in games/]."""
-        return _past().each(self)
+        return _x("past").each(self)
 
     def listing(self):
         """The link's LIST lines (bytes), one per game, oldest first."""
-        return _past().listing(self)
+        return _x("past").listing(self)
 
     def count(self):
         """How many games ``each`` lists."""
-        return _past().count(self)
+        return _x("past").count(self)
 
     def read(self, gid, offset, n):
         """Up to ``n`` bytes of a game's log from ``offset``. :raises ValueError: bad id; OSError."""
-        return _past().read(self, gid, offset, n)
+        return _x("past").read(self, gid, offset, n)
 
     def mark_synced(self, gid, crc):
         """True if ``crc`` is the game's CRC now (then marked synced). :raises ValueError, OSError."""
-        r = self.mark_many([(gid, crc)])[0]
-        if r is None:
-            raise ValueError("no game %r" % (gid,))
-        return r
+        return _x("past").mark_synced(self, gid, crc)
 
     def mark_many(self, pairs):
         """``mark_synced`` for each (id, crc): True, False (stale) or None (no such game)."""
-        r, n = _past().mark_many(self, pairs)
-        u = self.summary
-        if n and u:
-            self.summary = [u[0], u[1], u[2] - n, u[3]]   # (n past games marked synced)
+        r, self.summary = _x("past").mark_many(self, pairs)
         return r
 
     def usage(self):
         """(bytes of the games' logs, bytes free)."""
-        return _past().usage(self)
+        return _x("past").usage(self)
 
     def low_space(self):
         """Too little free for a game to start (``low``)?"""
@@ -276,13 +219,13 @@ class Store:
 
     def unsynced(self, every=1):
         """How many games no sync saved (``every`` 0: the one in play too)."""
-        return _past().unsynced(self, every)
+        return _x("room").unsynced(self, every)
 
     def sum(self):
         # The past games' [games, bytes, not synced, newest game's number],
         # counted once (a read of the index), then kept up to date.
         if self.summary is None:
-            self.summary = _past().count_index(self)
+            self.summary = _x("past").count_index(self)
         return self.summary
 
     def free(self, now=0):
@@ -291,14 +234,9 @@ class Store:
         # least. Asked again with ``now`` (or never asked yet): its statvfs
         # counts every block in use, so its time grows with what is stored.
         if now or self.free_seen is None:
-            self.free_seen = _past().statfree(self)
+            self.free_seen = _x("past").statfree(self)
             self.written = 0
         return max(0, self.free_seen - self.written)
-
-    def full(self):
-        # Tell the app: the flash has no room (it shows how to make some).
-        if "storage full" not in self.warnings:
-            self.warnings.append("storage full")
 
     def make_room(self, need=0, every=0):
         """Remove synced (``every``: any) ended games, oldest first, until ``need`` bytes are free; their ids."""
@@ -306,37 +244,28 @@ class Store:
         out = []
         if self.free(1) < need:
             try:
-                from bower.room import make_room
-                make_room(self, need, every, out)
+                _x("room").make_room(self, need, every, out)
             finally:
-                self.hot = [g for g in self.hot if g not in out]
+                for g in out:
+                    if g in self.hot:
+                        self.hot.remove(g)
                 self.summary = None   # (counted again when asked)
         return out
-
-    def room(self, fn, *a):
-        # fn(*a), a write; if the flash is full (OSError 28), synced games
-        # are removed one at a time (oldest first) and it is tried again.
-        while True:
-            try:
-                return fn(*a)
-            except OSError as e:
-                if e.args[0] != 28 or not self.make_room(self.free(1) + 1):
-                    raise
 
     def tidy(self):
         # While the app is idle outside a hand (bower.ui App.warm): one step
         # of the store's deferred work (bower.past.tidy); False once none
         # is left. Only while bower.past is loaded (the app loads it for
-        # its menus): idle work never adds it to the heap.
+        # its menus: idle work never adds it to the heap), but for the
+        # boot's: the free space not asked yet, bower.past is loaded for
+        # it (a step of its own), as a hand gives it back.
         a = sys.modules.get("bower.past")
         if not a:
+            if self.free_seen is None:
+                __import__("bower.past")
+                return True
             return False
-        r = a.tidy(self)
-        if type(r) is tuple:
-            # games moved to past/ (or gone), and the past games' count then
-            self.hot = [g for g in self.hot if g not in r[0]]
-            self.summary = r[1]
-            return True
+        r, self.hot, self.summary = a.tidy(self)
         return r
 
     def prepare(self):
@@ -354,8 +283,8 @@ class Store:
         # Give the extras' heap back (a hand only records); they load
         # again when used.
         from bower import unload
-        for m in ("bower.room", "bower.past", "bower.prefs", "bower.boot"):
-            unload(m)
+        for m in ("room", "past", "prefs", "boot"):
+            unload("bower." + m)
 
     def rec_file(self, p, x=None, ext="", most=1200):
         # Without ``x``: a small file's payload (its first ``most`` bytes
@@ -420,7 +349,7 @@ class Store:
         try:
             self.append(game, p, b)
         except OSError as e:
-            self._again(game, p, b, e)  # room made, or raises
+            _x("room").again(self, game, p, b, e)  # room made, or raises
         self.ended = 0
         self.size += len(b)
         self.written += len(b)
@@ -459,27 +388,10 @@ class Store:
             # end in the log if the line does not make it).
             self.game_state(self.gid, "playing")
         if self.torn:
-            _past().trim_log(self, p, self.size)  # what a failed append left
+            _x("past").trim_log(self, p, self.size)  # what a failed append left
         self.torn = 1
         with self.open(p + ".log", "ab") as f:
             f.write(b)
             f.flush()
         self.sync()
         self.torn = 0
-
-    def _again(self, game, p, b, e):
-        # record's append failed with ``e``. Flash full: synced games are
-        # removed and it is written after all. Else the log is as it was (its
-        # bytes past ``size`` are cut off first thing next time), the .st too (a
-        # game whose end was being undone is finished again), and ``e`` raises.
-        try:
-            if e.args[0] == 28 and self.make_room(self.free(1) + 1):
-                return self.room(self.append, game, p, b)
-        except OSError as x:
-            e = x
-        if self.ended:
-            try:
-                self.game_state(self.gid, "finished", None, 1)
-            except OSError:
-                pass
-        raise e

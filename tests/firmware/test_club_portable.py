@@ -56,4 +56,4 @@ def test_a_bad_setup_changes_nothing():
         pass
     assert d.store.club() == SETUP
     d.store.set_club(None)
-    assert d.store.club() is None and not d.store.has_club()
+    assert d.store.club() is None and not d.store.has("club")

@@ -182,6 +182,7 @@ def test_the_game_over_screen_loads_the_archive_its_next_press_needs(monkeypatch
     idle(app)
     assert "bower.past" in sys.modules
     app.game = None                          # Home: no game, the archive as it is
+    app.store.low_space()                    # (as the game's start asked, bower.newgame)
     monkeypatch.delitem(sys.modules, "bower.past")
     idle(app)
     assert "bower.past" not in sys.modules
@@ -209,3 +210,31 @@ def test_the_archive_moves_wait_for_home_not_the_game_over_screen():
     app.game = None                          # Home
     idle(app)
     assert "/games/g0001.log" not in fs.files and "/past/g0001.log" in fs.files
+
+
+def test_a_boot_to_home_moves_the_older_games_to_past_when_idle(monkeypatch):
+    # After a boot the older games in the games directory go to past/ while
+    # the home screen waits, whether or not anything loaded bower.past yet
+    # (a fresh device has not: the boot's code is bower.boot).
+    from euchre import Game, Rules
+
+    fs = FakeFS()
+    s = Store("/", fs=fs, device="e6614c31")
+    for _ in range(3):
+        g = Game(Rules("classic", winning_score=1), ["Ann", "Bob", "Cy", "Di"], dealer=0)
+        s.new_game(g, started=1750000000)
+        for e in ("up H", "pass", "order", "tricks 3"):
+            g.apply(e)
+            s.record(g, e)
+    s.close()
+    monkeypatch.delitem(sys.modules, "bower.past")
+    s = Store("/", fs=fs.reboot(), device="e6614c31")
+    assert s.resume() is None and s.over() is None
+    assert "bower.past" not in sys.modules
+    app = App(s, {})
+    idle(app)
+    assert "bower.past" in sys.modules
+    assert [p for p in ("/games/g0001.log", "/games/g0002.log") if p in fs.files] == []
+    assert "/past/g0001.log" in fs.files and "/past/g0002.log" in fs.files and "/games/g0003.log" in fs.files
+    assert [(g["id"], g["state"]) for g in s.games()] == [("g0001", "finished"), ("g0002", "finished"),
+                                                          ("g0003", "finished")]

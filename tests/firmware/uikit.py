@@ -32,11 +32,10 @@ class MemStore:
         self.acks = {}          # game id -> hand whose result was acknowledged
         self.club_setup = None  # a pushed club round (bower.club)
 
-    def has_club(self):
-        return self.club_setup is not None
-
-    def has_presets(self):
-        return False   # (the presets' UI is tested over a real Store: test_presets_ui.py)
+    def has(self, name):
+        # A club round's setup; never presets (their UI is tested over a
+        # real Store: test_presets_ui.py).
+        return name == "club" and self.club_setup is not None
 
     def club(self):
         return self.club_setup and dict(self.club_setup)
@@ -60,7 +59,9 @@ class MemStore:
     def idle(self):
         return False  # no checkpoint waiting (bower.store's: written when idle)
 
-    def resume(self):
+    def resume(self, over=0):
+        if over:
+            return self.over()
         if self.current is None:
             return None
         game, dropped = replay_lines(self.logs[self.current])
