@@ -100,8 +100,8 @@ class Store:
     # ----- boot and resume (bower.boot, given back once the boot is over) -----
 
     def resume(self, over=0):
-        """(game, info) of the unfinished game (a boot), or None."""
-        # (``over``: the finished game whose game-over screen was up.) The
+        """(game, info) of the unfinished game (a boot; ``over``: the one whose game-over screen was up), or None."""
+        # The
         # game bower.boot opened is the one being recorded now: ``k`` its
         # (id, size, lines, torn, ended), or None.
         k, r = _x("boot").resume(self, over)
@@ -256,9 +256,9 @@ class Store:
         # While the app is idle outside a hand (bower.ui App.warm): one step
         # of the store's deferred work (bower.past.tidy); False once none
         # is left. Only while bower.past is loaded (the app loads it for
-        # its menus: idle work never adds it to the heap), but for the
-        # boot's: the free space not asked yet, bower.past is loaded for
-        # it (a step of its own), as a hand gives it back.
+        # its menus; once a hand gave it back, idle work never loads it
+        # again), but at the boot's first idle (the free space not asked
+        # yet): loading it is then this step.
         a = sys.modules.get("bower.past")
         if not a:
             if self.free_seen is None:
