@@ -57,7 +57,11 @@ def boot(st, r):
     except (TypeError, ValueError, KeyError):
         pass
     if e:
-        top = max(top, st.sum()[3])  # the past games' newest
+        try:
+            fs.stat(st.settings_path[:-8] + "past.idx")
+            top = max(top, st.sum()[3])  # the past games' newest
+        except OSError:
+            pass  # (no index, no past games: bower.past not loaded to boot a new device)
         if top:
             new = 0   # (games were kept: a settings file is missing, not a new device's)
     # Every game here but the newest goes to past/ when the app is next

@@ -238,3 +238,22 @@ def test_a_boot_to_home_moves_the_older_games_to_past_when_idle(monkeypatch):
     assert "/past/g0001.log" in fs.files and "/past/g0002.log" in fs.files and "/games/g0003.log" in fs.files
     assert [(g["id"], g["state"]) for g in s.games()] == [("g0001", "finished"), ("g0002", "finished"),
                                                           ("g0003", "finished")]
+
+
+def test_a_boot_loads_no_past_games_code_before_the_home_screen_waits(monkeypatch):
+    # The boot's own code is bower.boot (given back once it is over):
+    # bower.past, some 8 KB on a Pico, waits for the first idle, whether
+    # the device is new (no settings yet) or has games.
+    from euchre import Game, Rules
+
+    fs = FakeFS()
+    monkeypatch.delitem(sys.modules, "bower.past", raising=False)
+    s = Store("/", fs=fs, device="e6614c31")
+    assert "bower.past" not in sys.modules and s.resume() is None and s.over() is None
+    assert "bower.past" not in sys.modules and "bower.boot" not in sys.modules
+    g = Game(Rules("classic", winning_score=1), ["Ann", "Bob", "Cy", "Di"], dealer=0)
+    s.new_game(g, started=1750000000)
+    monkeypatch.delitem(sys.modules, "bower.past")
+    s = Store("/", fs=fs.reboot(), device="e6614c31")
+    r = s.resume()                           # the game, resumed before its first input
+    assert r and r[0].event_count() == 0 and "bower.past" not in sys.modules
