@@ -44,11 +44,12 @@ def boot(fs):
 
 
 def test_the_rules_are_built_while_the_variant_menu_waits_and_once_per_setup(monkeypatch):
-    # (bower.screens imported afresh by the app, with the counting Rules:
-    # other tests may have loaded, dropped or reloaded it)
+    # (the setup's menus, bower.newgame, imported afresh by the app with the
+    # counting Rules: other tests may have loaded, dropped or reloaded it)
     built = Counted(euchre.rules.Rules)
     monkeypatch.setattr(euchre.rules, "Rules", built)
     monkeypatch.delitem(sys.modules, "bower.screens", raising=False)
+    monkeypatch.delitem(sys.modules, "bower.newgame", raising=False)
     app = boot(FakeFS())
     idle(app)
     app.handle(OK, 0)                        # Home: New game -> the variant menu
