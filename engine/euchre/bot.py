@@ -26,7 +26,7 @@ def choose(h):
     if p == P_MAKER:
         return _call_partner(h, legal)
     if p == P_NAME:
-        suit = _best_suit(h, h.hands[h.dealer], -1)[0]
+        suit = _best_suit(h, h.play.hands[h.dealer], -1)[0]
         return A.action(A.NAME, suit)
     if p == P_DISCARD or p == P_GIVEBACK:
         return min(legal, key=lambda a: _worth(h, A.arg_of(a)))
@@ -73,7 +73,7 @@ def _best_suit(h, cards, banned):
 
 def _bid(h, legal):
     r = h.rules
-    cards = h.hands[h.turn]
+    cards = h.play.hands[h.turn]
     need = (r.hand_size * 7) // 5
     if h.phase == P_BID1:
         if h.up_suit < 4:
@@ -96,7 +96,7 @@ def _bid(h, legal):
 
 def _call_partner(h, legal):
     r = h.rules
-    mine = h.hands[h.maker]
+    mine = h.play.hands[h.maker]
     if _strength(r, mine, h.trump) >= r.hand_size * 2 + 1:
         return A.ALONE
     # 000 strategy: ask for the highest trump not in your hand; where trumps
@@ -114,7 +114,7 @@ def _play(h, legal):
     trump = h.trump
     eff, pw = h.rules.eff[trump], h.rules.power[trump]
     cards = [A.arg_of(a) for a in legal]
-    if not h.trick:
+    if not h.play.trick:
         top = max(cards, key=lambda c: _worth(h, c))
         if h.side_of(h.turn) == h.side_of(h.maker) and eff[top] == trump:
             return A.action(A.PLAY, top)
@@ -122,7 +122,8 @@ def _play(h, legal):
         if aces:
             return A.action(A.PLAY, aces[0])
         return A.action(A.PLAY, min(cards, key=lambda c: _worth(h, c)))
-    led, best, holder = h.led, h.best, h.best_seat
+    p = h.play
+    led, best, holder = p.led, p.best, p.best_seat
     if _friend(h, holder):
         return A.action(A.PLAY, min(cards, key=lambda c: _worth(h, c)))
     winners = [c for c in cards if _beats(c, best, led, eff, pw, trump)]

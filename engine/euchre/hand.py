@@ -16,27 +16,28 @@
 # ``TABLE`` (table-mode input any seat may report, e.g. ``won 2``). Illegal
 # actions raise ``IllegalAction`` naming the rule and change nothing.
 #
-# This module is what the device loads, so it holds table mode only, as two
-# functions: ``_legal`` (legal action ids, from one function per phase) and
-# ``_apply`` (an action id, by kind), a hand's ``_lg`` and ``_do``. A rule
-# that euchre.why also words is a ``Hand`` method both call ("the rules", in
-# the class). The optional parts a hand needs
-# are loaded here when needed, and they take the constants they share with
-# this module from ``euchre.phases``, never importing it (the imports go one
-# way):
+# This module is what the device loads: table mode, a ``Hand``'s state and
+# flow, its actions applied by kind (``_apply``: one function per group of
+# kinds, from ``_APPLY``) and the hand scored (``score_hand``). Its legal
+# actions are euchre.legal's, one function per phase. A rule that euchre.why
+# also words is a ``Hand`` method both call ("the rules", in the class).
+# The optional parts a hand needs are loaded here when needed, and they
+# take the constants they share with this module from ``euchre.phases``,
+# never importing it (the imports go one way):
 #
 # * card mode (``euchre.cardmode``): loaded by the first card-mode hand and
 #   kept (a program that plays cards plays many hands; the device never
-#   loads it). It sets the hand's ``_lg``/``_do`` to its own pair, which
-#   handle the phases and kinds that need cards and hand the rest back to
-#   table mode explicitly, as ``h._table_legal()``/``h._table_apply(a)``.
+#   loads it). Its ``Play`` holds a card-mode hand's cards (``h.play``) and
+#   takes the phases and kinds that need cards; the hand hands it table
+#   mode's legal ids and apply for the rest.
+# * quick score (``euchre.quick``): loaded with a hand's first quick input.
 # * the explanations of a refused action (``euchre.why``): loaded to word
 #   the error and, on the device, dropped again right away (see ``_why``).
 #
-# ``score_hand`` scores a finished hand (at the end of this module). A finished
-# hand has an ``outcome`` code (see OUTCOMES) and, for a renege, the seat
-# (``renege``): values; the words for people are made from them where they
-# are shown (euchre.notation's ``outcome_text``; on the device, bower.menu).
+# A finished hand has an ``outcome`` code (see OUTCOMES) and, for a renege,
+# the seat (``renege``): values; the words for people are made from them
+# where they are shown (euchre.notation's ``outcome_text``; on the device,
+# bower.menu).
 #
 # Device heap: on MicroPython each list comprehension is a function object
 # of its own (about 100 B from import on), so this module and the other
@@ -52,6 +53,7 @@ from euchre.phases import (CHANCE, TABLE, TERMINAL, P_DEAL, P_UP, P_DECLARE, P_N
                            P_BID1, P_BID2, P_DEFEND, P_MAKER, P_DISCARD, P_GIVE, P_GIVEBACK,
                            P_THROWIN, P_PLAY, P_REVEAL, P_DONE, P_NOTRICK, P_QPARTNER,
                            P_QUICK, SCORED, THROWN_IN, REDEAL)  # noqa: F401  (P_QUICK: re-exported)
+from euchre.legal import LEGAL as _LEGAL
 from euchre.rules import Rules
 
 # False under MicroPython: what only the host needs is left out there.
@@ -120,18 +122,14 @@ class Hand:
             self.barred = 0   # (a slot; the device: the class's 0, a field only where the game sets it)
         self.out = bytearray(n)     # seats sitting out (a lone hand's partner)
         self.tricks = bytearray(n)  # tricks taken per seat
-        self.trick = []             # card mode: cards of the trick in progress
         # upcard: card id (card mode, or a two/joker up); maker, partner
         # (calling variants: seat, NOBODY, or -1 unknown yet), lone_defender,
         # farmer, twos (seats that declared), renege (seat), declarer (seat
         # that threw in / claimed / declared a redeal), leader of the current
-        # trick; card mode: led (effective suit led to the trick) and the
-        # card winning it so far, best, played by best_seat; result is
-        # SCORED, THROWN_IN or REDEAL once over.
+        # trick; result is SCORED, THROWN_IN or REDEAL once over.
         self.upcard = self.maker = self.partner = self.partner_card = \
             self.lone_defender = self.farmer = self.twos = self.renege = \
-            self.declarer = self.leader = self.led = self.best = \
-            self.best_seat = self.result = -1
+            self.declarer = self.leader = self.result = -1
         # up_suit: the suit the bidding is about.
         self.up_suit = self.turned_down = self.trump = NO_SUIT
         # alone: 1 alone, 2 alone with partner's best; bids: bids made in
@@ -142,18 +140,18 @@ class Hand:
         self.taken = -1
         # turned: Five-Handed, the dealer turned a card.
         self.picked_up = self.turned = False
-        # Card mode: each seat's cards, the kitty (upcard first), the deal.
-        self.hands = self.kitty = self.dealt = None
         # outcome: see OUTCOMES (None until the end).
-        self.points = self._legal = self._eff = self._pow = self.outcome = None
-        self._lg = _legal
-        self._do = _apply
+        self.points = self._legal = self._eff = self.outcome = None
         self.phase = P_UP
         if cards:
+            # Card mode: the cards, card mode's (``h.play``); the deal first.
             global _cardmode
             if "_cardmode" not in globals():
                 from euchre import cardmode as _cardmode
-            _cardmode.start(self)
+            self.play = _cardmode.Play(_legal, _apply)
+            self.phase = P_DEAL
+        elif _HOST:
+            self.play = None   # (the device: the class's None)
 
     # ----- the state API -------------------------------------------------
 
@@ -187,9 +185,8 @@ class Hand:
         """Legal action ids now (empty at a deal: use ``deal``)."""
         legal = self._legal
         if legal is None:
-            # (fetched, then called: CPython's attribute cache then applies)
-            lg = self._lg
-            legal = self._legal = lg(self)
+            p = self.play
+            legal = self._legal = p.legal(self) if p else _legal(self)
         return legal
 
     def legal_actions(self):
@@ -207,10 +204,10 @@ class Hand:
         """
         if type(a) is not int or a not in self.legal_ids():
             raise IllegalAction(_why(self, a))
-        self._legal = None
         self.events += 1
-        do = self._do
-        do(self, a)
+        p = self.play
+        # (card mode returns the next legal ids where it knows them already)
+        self._legal = p.apply(self, a) if p else _apply(self, a)
 
     def apply_legal(self, i):
         """Apply ``legal_ids()[i]`` (bots and simulations: no re-check of
@@ -222,10 +219,9 @@ class Hand:
         if type(i) is not int or not 0 <= i < len(legal):
             raise IllegalAction(error_text("index", i, len(legal)))
         a = legal[i]
-        self._legal = None
         self.events += 1
-        do = self._do
-        do(self, a)
+        p = self.play
+        self._legal = p.apply(self, a) if p else _apply(self, a)
         return a
 
     def deal(self, cards):
@@ -234,9 +230,25 @@ class Hand:
 
         :raises IllegalAction: not a permutation of the deck, or no deal now.
         """
-        if not self.cards:
+        p = self.play
+        if p is None:
             raise IllegalAction(error_text("table"))
-        _cardmode.deal(self, cards)
+        up = p.deal(self, cards)
+        self._legal = None
+        self.events += 1
+        self._set_upcard(up)
+
+    def __getattr__(self, name):
+        # A card-mode hand's cards are its Play's: ``h.hands`` is
+        # ``h.play.hands`` (also kitty, dealt, trick, played, first_lead,
+        # led, best, best_seat); a table-mode hand has none dealt (card
+        # mode's NO_CARDS; the device never asks).
+        if name == "play":
+            raise AttributeError(name)   # (CPython: not set yet)
+        p = self.play
+        if p is None:
+            from euchre.cardmode import NO_CARDS as p
+        return getattr(p, name)
 
     # ----- flow ------------------------------------------------------------
 
@@ -254,11 +266,13 @@ class Hand:
     def _start_bidding(self):
         r = self.rules
         if self.cards and (r.farmers or r.twos_and_threes or r.ace_no_face):
-            _cardmode.start_declarations(self)
+            self.play.declare(self)
         else:
-            self._open_round(P_BID1)
+            self.open_round(P_BID1)
 
-    def _open_round(self, phase):
+    def open_round(self, phase):
+        """Open bidding round ``phase`` (P_BID1 or P_BID2): the seats bid in
+        order from the dealer's left."""
         self.phase = phase
         self.bids = 0
         b = self.rules.bid_orders[self.dealer]
@@ -281,7 +295,7 @@ class Hand:
             # 004: the turned-down suit may not be named in round 2. With a
             # joker up in Ultimate no suit was offered, so none is excluded.
             self.turned_down = self.up_suit
-            self._open_round(P_BID2)
+            self.open_round(P_BID2)
         else:
             # Only reached when the dealer may pass (no stick the dealer) or
             # sits out of the bidding as a farmer (003).
@@ -301,15 +315,17 @@ class Hand:
                     self.out[p] = 1
         # What comes between trump and play, in order.
         if self.cards:
-            self._steps = _cardmode.pick_up(self)
+            self._steps = self.play.pick_up(self)
         elif r.call_partner:
             self._steps = [P_MAKER]
         else:
             self._steps = [P_DEFEND] if r.defend_alone else []
         self._steps.append(P_PLAY)
-        self._next_step()
+        self.next_step()
 
-    def _next_step(self):
+    def next_step(self):
+        """On to the next step between trump and play (a lone defender, the
+        maker's partner, the discard, partner's best, a throw-in), or play."""
         p = self._steps.pop(0)
         if p == P_DISCARD and self.out[self.dealer]:
             # The dealer sits out (partner of a lone defender): no discard.
@@ -319,7 +335,7 @@ class Hand:
         if p == P_DEFEND:
             self.turn = (self.maker + 1) % 4
         elif p == P_THROWIN:
-            _cardmode.start_throwin(self)
+            self.play.start_throwin(self)
         elif p == P_PLAY:
             n, out = self.n, self.out
             if self.lone_defender >= 0 and self.alone:
@@ -332,7 +348,7 @@ class Hand:
                     leader = (leader + 1) % n
             self.leader = self.turn = leader
             if self.cards:
-                _cardmode.start_play(self)
+                self.play.start_play(self)
 
     def active_seats(self):
         """Seats playing this hand (not sitting out)."""
@@ -356,7 +372,7 @@ class Hand:
         # is first booked to seats, asking who took no trick where that
         # decides the points (000: only players who took tricks score).
         if self.taken >= 0:
-            masks = _notrick_masks(self)
+            masks = self.notrick_masks(self.taken)
             if len(masks) > 1:
                 self.phase = P_NOTRICK
                 return
@@ -374,6 +390,33 @@ class Hand:
         self.outcome = outcome
         self.phase = P_DONE
 
+    def notrick_masks(self, taken):
+        """The sets (seat bit masks) of scoring seats that may have taken no
+        trick when the makers took ``taken`` tricks, fewest first; [0] when
+        nobody's points depend on it (000: only who took a trick scores).
+        """
+        makers, defenders = _sides(self)
+        t = taken
+        r = self.rules
+        if t >= r.tricks_to_make:
+            side = makers
+        else:
+            side, t = defenders, r.hand_size - t
+        k = len(side)
+        if not r.needs_trick or k < 2:
+            return [0]
+        out = []
+        # At least one of the side took a trick, at most t of them did.
+        for blanks in range(max(0, k - t), k):
+            for bits in range(1 << k):
+                if bin(bits).count("1") == blanks:
+                    mask = 0
+                    for i in range(k):
+                        if bits >> i & 1:
+                            mask |= 1 << side[i]
+                    out.append(mask)
+        return out
+
     def side_of(self, seat):
         """Partnerships: 0 or 1; calling variants: 1 for the makers, 0 for
         defenders (once the partner is known).
@@ -386,16 +429,10 @@ class Hand:
             return seat & 1
         return 1 if seat == self.maker or seat == self.partner else 0
 
-    # Card mode's explicit way back to table mode (see the module comment):
-    # a card-mode hand's ``_lg``/``_do`` call these for what needs no cards.
-
-    # (``_table_legal`` is table mode's ``_legal`` itself: see there.)
-
+    # (``_table_legal``: table mode's legal ids, the module's ``_legal``,
+    # which card mode's Play is given for what needs no cards.)
     def _table_legal(self):
         return _LEGAL[self.phase](self)
-
-    def _table_apply(self, a):
-        _apply(self, a)
 
     def maker_tricks(self):
         """Tricks taken by the makers' side."""
@@ -494,6 +531,7 @@ class Hand:
 
     if not _HOST:
         barred = 0   # option no_late_loners: the seats that may not go alone (CPython: a slot, below)
+        play = None  # card mode's Play, in a card-mode hand (CPython: a slot)
 
     if _HOST:
         # (debugging aids are CPython's only: on the device each costs heap)
@@ -507,181 +545,20 @@ class Hand:
         # end: the methods above have interned its longer names already, so
         # those cost the device no string objects either.)
         __slots__ = ["rules", "n", "dealer", "cards", "barred", "phase", "turn", "out", "tricks",
-                     "trick", "events", "upcard", "up_suit", "turned_down",
+                     "events", "upcard", "up_suit", "turned_down",
                      "trump", "maker", "alone", "partner", "partner_card", "lone_defender",
                      "picked_up", "turned", "farmer", "twos", "renege", "declarer",
-                     "tricks_played", "taken", "bids", "leader", "led", "best", "best_seat", "hands",
-                     "kitty", "dealt", "played", "first_lead", "result", "points", "outcome",
-                     "_legal", "_lg", "_do", "_eff", "_pow", "_bidders", "_steps", "_nxt", "_val", "_vals"]
+                     "tricks_played", "taken", "bids", "leader", "play", "result", "points", "outcome",
+                     "_legal", "_eff", "_bidders", "_steps"]
 
 
 # ----- table mode ------------------------------------------------------------
 #
-# ``_legal(h)``: the legal action ids of a hand's phase, from the phase's own
-# function (``_LEGAL``, by phase number); card mode's phases are
-# euchre.cardmode's. A rule euchre.why also needs, to word a refusal, is a
-# ``Hand`` method (see "the rules" above) that both call, so it is stated
-# once. The order of the ids is the order the device lists them in.
-# (``_legal`` is the method card mode calls back, ``Hand._table_legal``: one
-# function object less on the device.)
+# ``_legal(h)``: the legal action ids of a hand's phase (euchre.legal's
+# ``LEGAL``); ``_apply(h, a)``: an action applied. (``_legal`` is the method,
+# ``Hand._table_legal``: one function object less on the device.)
 
 _legal = Hand._table_legal
-
-
-def _legal_none(h):
-    # A phase with no table-mode input (card mode's, or the hand is over).
-    return []
-
-
-def _legal_up(h):
-    out = []
-    r = h.rules
-    _add(out, A.UP, range(4))
-    _add(out, A.UP, r.permanent)
-    # Quick score (euchre.quick): who made trump, a partnership's side or
-    # the maker's seat; nobody, where a hand can pass the deal on unscored
-    # (004 all passed, without stick the dealer; 000 a throw-in).
-    _add(out, A.QUICK, range(2 if r.teams else h.n))
-    if not r.std or r.throw_in:
-        out.append(A.action(A.QUICK, A.NOBODY))
-    out.append(A.REDEAL)
-    return out
-
-
-def _legal_bid1(h):
-    out = [A.PASS]
-    ways = h.ways()
-    # (Ultimate: a joker is up, the orderer names trump)
-    for s in range(4) if h.up_suit == NO_SUIT else (A.NOSUIT,):
-        for f in ways:
-            out.append(A.action(A.ORDER, s, f))
-    if not h.cards:
-        # (card mode asks for declarations in a phase of their own)
-        kinds = []
-        for k in (A.FARMERS, A.TWOS, A.ACENOFACE, A.NINETENS):
-            if h.may_declare(k):
-                kinds.append(k)
-        if kinds:
-            for s in range(h.n):
-                for k in kinds:
-                    out.append(A.action(k, s))
-    return _misdeal(h, out)
-
-
-def _legal_bid2(h):
-    out = []
-    if not h.must_call():
-        out.append(A.PASS)
-    ways = h.ways()
-    for s in range(4):
-        if h.may_call(s):
-            for f in ways:
-                out.append(A.action(A.CALL, s, f))
-    return _misdeal(h, out)
-
-
-def _legal_name(h):
-    out = []
-    _add(out, A.NAME, range(4))
-    if h.rules.perm_upcard == "dealer_names_or_turns":
-        if h.cards:
-            out.append(A.TURN)  # (TURN_ASK)
-        else:
-            _add(out, A.TURN, range(4), A.TURN_SUIT)
-    return _misdeal(h, out)
-
-
-def _legal_defend(h):
-    out = []
-    _add(out, A.DEFEND, h.lone_defenders())
-    out.append(A.action(A.DEFEND, A.NOBODY))
-    return _misdeal(h, out)
-
-
-def _legal_maker(h):
-    out = [A.ALONE]
-    bar = h.partner_bar
-    for c in h.rules.deck:
-        if not bar(c):
-            out.append(A.action(A.PARTNER, c))
-    return _misdeal(h, out)
-
-
-def _misdeal(h, out):
-    # Table mode may declare a misdeal until play starts.
-    if not h.cards:
-        out.append(A.REDEAL)
-    return out
-
-
-def _legal_play(h):
-    r, out = h.rules, []
-    seats = h.active_seats()
-    first = h.tricks_played == 0
-    _add(out, A.WON, seats)
-    if first:
-        _add(out, A.TRICKS, range(r.hand_size + 1))
-    _add(out, A.CLAIM, seats)
-    _add(out, A.RENEGE, seats)
-    if r.call_partner and h.partner < 0 and not h.alone:
-        out += _legal_reveal(h)
-    if first:
-        if r.throw_in:
-            _add(out, A.THROWIN, seats)
-        out.append(A.REDEAL)
-    return out
-
-
-def _legal_reveal(h):
-    # Who held the partner card: a seat, or none (000: the maker held it,
-    # or nobody played it).
-    out = []
-    for s in range(h.n):
-        if s != h.maker:
-            out.append(A.action(A.REVEAL, s))
-    out.append(A.action(A.REVEAL, A.NOBODY))
-    return out
-
-
-def _legal_notrick(h):
-    out = []
-    _add(out, A.NOTRICK, _notrick_masks(h))
-    return out
-
-
-def _legal_quick(h):
-    # A hand entered quick: the maker's partner, then how it ended
-    # (euchre.quick, loaded with the first quick input and kept).
-    from euchre import quick
-    return quick.legal(h)
-
-
-# Each phase's legal actions, by phase number (euchre.phases).
-_LEGAL = (_legal_none,      # P_DEAL (card mode)
-          _legal_up,        # P_UP
-          _legal_none,      # P_DECLARE (card mode)
-          _legal_name,      # P_NAME
-          _legal_none,      # P_TURN (card mode)
-          _legal_bid1,      # P_BID1
-          _legal_bid2,      # P_BID2
-          _legal_defend,    # P_DEFEND
-          _legal_maker,     # P_MAKER
-          _legal_none,      # P_DISCARD (card mode)
-          _legal_none,      # P_GIVE (card mode)
-          _legal_none,      # P_GIVEBACK (card mode)
-          _legal_none,      # P_THROWIN (card mode)
-          _legal_play,      # P_PLAY
-          _legal_reveal,    # P_REVEAL
-          _legal_none,      # P_DONE
-          _legal_notrick,   # P_NOTRICK
-          _legal_quick,     # P_QPARTNER (a quick hand)
-          _legal_quick)     # P_QUICK
-
-
-def _add(out, kind, args, flag=0):
-    # Append the action ids of ``kind`` with each argument in ``args``.
-    for x in args:
-        out.append(A.action(kind, x, flag))
 
 
 def _sides(h):
@@ -692,31 +569,6 @@ def _sides(h):
         s = (m + i) % n
         (makers if s == m or s == h.partner else defenders).append(s)
     return makers, defenders
-
-
-def _notrick_masks(h):
-    # The sets (seat bit masks) of scoring seats that may have taken no
-    # trick, fewest first; [0] when nobody's points depend on it.
-    makers, defenders = _sides(h)
-    t = h.taken
-    if t >= h.rules.tricks_to_make:
-        side = makers
-    else:
-        side, t = defenders, h.rules.hand_size - t
-    k = len(side)
-    if not h.rules.needs_trick or k < 2:
-        return [0]
-    out = []
-    # At least one of the side took a trick, at most t of them did.
-    for blanks in range(max(0, k - t), k):
-        for bits in range(1 << k):
-            if bin(bits).count("1") == blanks:
-                mask = 0
-                for i in range(k):
-                    if bits >> i & 1:
-                        mask |= 1 << side[i]
-                out.append(mask)
-    return out
 
 
 def _book(h, mask):
@@ -739,24 +591,23 @@ def _book(h, mask):
 
 
 def _apply(h, a):
-    # Apply a legal action id (card mode's own kinds are in euchre.cardmode).
-    # Hand.apply_id and apply_legal have counted the event. One chain over
-    # the kinds, in four groups: play and its ends, bidding, the steps
-    # between trump and play, a void hand. (A function per group costs the
-    # device about 300 B of heap: this chain is its cheapest form.)
-    k, x, flag = A.kind_of(a), A.arg_of(a), A.flag_of(a)
-    # -- quick score: the whole hand as who made trump and how it ended
-    # (euchre.quick, which scores it through this chain's TRICKS, NOTRICK
-    # and RENEGE)
-    if k == A.QUICK or h.phase == P_QPARTNER:
-        from euchre import quick
-        quick.apply(h, k, x, flag)
-    # -- play: who took the tricks, and the ends of play
-    elif k == A.WON:
+    # Apply a legal action id (card mode's own kinds are euchre.cardmode's):
+    # the function of its kind's group, from ``_APPLY``; a quick hand's
+    # partner step (alone, reveal) is quick score's. Hand.apply_id and
+    # apply_legal have counted the event.
+    k = A.kind_of(a)
+    do = _quick if h.phase == P_QPARTNER else _APPLY[k]
+    do(h, k, A.arg_of(a), A.flag_of(a))
+
+
+def _play(h, k, x, flag):
+    # Play: who took the tricks, and the ends of play.
+    n = h.rules.hand_size
+    if k == A.WON:
         h.tricks[x] += 1
         h.tricks_played += 1
         h.leader = h.turn = x
-        if h.tricks_played >= h.rules.hand_size:
+        if h.tricks_played >= n:
             h._end_play()
     elif k == A.TRICKS and not h.rules.teams:
         h.taken = x
@@ -765,7 +616,6 @@ def _apply(h, a):
         _book(h, x)
         h._over(SCORED)
     elif k == A.TRICKS or k == A.CLAIM:
-        n = h.rules.hand_size
         if k == A.TRICKS:
             # Partnerships only need the side's total; it is booked to the
             # maker and to the (lone) defender.
@@ -781,12 +631,16 @@ def _apply(h, a):
     elif k == A.RENEGE:
         h.renege = x
         h._over(SCORED)
-    elif k == A.REVEAL:
+    else:
+        # (REVEAL)
         h.partner = x
         if h.phase == P_REVEAL:
             h._settle()
-    # -- bidding: the upcard, bids, declarations
-    elif k == A.PASS:
+
+
+def _bid(h, k, x, flag):
+    # Bidding: the upcard, bids, declarations.
+    if k == A.PASS:
         h._next_bidder()
     elif k == A.ORDER:
         h._make_trump(h.turn, h.up_suit if x == A.NOSUIT else x, flag, True)
@@ -814,35 +668,67 @@ def _apply(h, a):
     elif k == A.FARMERS:
         h.farmer = x
         if h.rules.farmers_no_call:
-            h._open_round(P_BID1)
-    elif k == A.TWOS:
-        h.twos = x
-    # -- between trump and play: the maker's partner or a lone defender
-    elif k == A.ALONE or k == A.PARTNER or k == A.DEFEND:
-        if k == A.ALONE:
-            h.alone = 1
-            h.partner = A.NOBODY
-        elif k == A.PARTNER:
-            h.partner_card = x
-            if h.cards and x in h.hands[h.maker]:
-                h.partner = A.NOBODY  # 000: the bidder holds it: no partner
-        elif x != A.NOBODY:
-            h.lone_defender = x
-            h.out[(x + 2) % 4] = 1
-        h._next_step()
-    # -- a void hand: the same dealer redeals or the deal passes left
+            h.open_round(P_BID1)
     else:
-        h.declarer = x
-        if k == A.REDEAL:
-            # Option misdeal_passes (Leeds and Dwight's Laws of Euchre,
-            # law 41, docs/RULES.md): the deal passes left as after a throw-in.
-            h._over(THROWN_IN if h.rules.misdeal_passes else REDEAL, "misdeal")
-        elif k == A.ACENOFACE:
-            h._over(REDEAL, "ace_no_face")  # 003: an ace and four 9s/10s
-        elif k == A.NINETENS:
-            h._over(THROWN_IN, "nines_tens")  # 003: only 9s and 10s
-        else:
+        # (TWOS)
+        h.twos = x
+
+
+def _step(h, k, x, flag):
+    # Between trump and play: the maker's partner or a lone defender.
+    if k == A.ALONE:
+        h.alone = 1
+        h.partner = A.NOBODY
+    elif k == A.PARTNER:
+        h.partner_card = x
+        if h.cards and x in h.play.hands[h.maker]:
+            h.partner = A.NOBODY  # 000: the bidder holds it: no partner
+    elif x != A.NOBODY:
+        h.lone_defender = x
+        h.out[(x + 2) % 4] = 1
+    h.next_step()
+
+
+def _void(h, k, x, flag):
+    # A void hand: the same dealer redeals or the deal passes left.
+    h.declarer = x
+    if k == A.REDEAL:
+        # Option misdeal_passes (Leeds and Dwight's Laws of Euchre,
+        # law 41, docs/RULES.md): the deal passes left as after a throw-in.
+        h._over(THROWN_IN if h.rules.misdeal_passes else REDEAL, "misdeal")
+    elif k == A.ACENOFACE:
+        h._over(REDEAL, "ace_no_face")  # 003: an ace and four 9s/10s
+    elif k == A.NINETENS:
+        h._over(THROWN_IN, "nines_tens")  # 003: only 9s and 10s
+    else:
+        h._over(THROWN_IN, "throw_in")
+
+
+def _quick(h, k, x, flag):
+    # Quick score: the whole hand as who made trump and how it ended
+    # (euchre.quick, which hands its end back as table mode's TRICKS,
+    # NOTRICK or RENEGE).
+    if k == A.QUICK and x == A.NOBODY and h.phase == P_UP:
+        # 004 all passed (no stick the dealer); else 000's throw-in
+        if h.rules.std:
             h._over(THROWN_IN, "throw_in")
+        else:
+            h._over(THROWN_IN, "all_passed")
+        return
+    from euchre import quick
+    a = quick.apply(h, k, x, flag)
+    if a >= 0:
+        _apply(h, a)
+
+
+# Each kind's group (by action kind, euchre.actions); None: card mode's
+# kinds (PLAY, DISCARD, GIVE), a deal, a game's (ACCEPT, AMEND).
+_APPLY = (None, _bid, _bid, _bid, _bid, _bid,   # PLAY PASS ORDER CALL NAME TURN
+          _step, _step, None, None, _step,       # ALONE PARTNER DISCARD GIVE DEFEND
+          _void, _play, _play, _play, _play,     # THROWIN WON CLAIM RENEGE REVEAL
+          _play, _void, _bid, None, _bid,        # TRICKS REDEAL UP DEAL FARMERS
+          _bid, _void, _void, _play, None,       # TWOS ACENOFACE NINETENS NOTRICK ACCEPT
+          _quick)                                # QUICK
 
 
 # ----- scoring ---------------------------------------------------------------

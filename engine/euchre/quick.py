@@ -28,11 +28,11 @@
 # side's number, which is also a seat of it).
 #
 # Like euchre.cardmode it works on the hand it is given and does not import
-# euchre.hand (which loads it): it hands the scoring back to table mode
-# explicitly, as ``h._table_apply(a)`` (see euchre.hand's module comment).
+# euchre.hand (which loads it): ``apply`` returns the table-mode action that
+# scores the end, and the hand applies it (see euchre.hand's ``_quick``).
 
 from euchre import actions as A
-from euchre.phases import P_UP, P_QPARTNER, P_QUICK, P_NOTRICK, THROWN_IN
+from euchre.phases import P_UP, P_QPARTNER, P_QUICK
 
 # How a quick hand ended: the code in QUICK's flag (plus 8 times ``how``,
 # the way a partnership's maker played: 0, 1 alone, 2 alone with partner's
@@ -76,7 +76,9 @@ def legal(h):
         return out
     for how in h.ways():
         for end in (MADE, MARCH, EUCHRED):
-            for mask in _masks(h, _taken(h, end)):
+            # (who of the scoring side took no trick, where that decides
+            # the points: what a full entry asks after ``tricks N``)
+            for mask in h.notrick_masks(_taken(h, end)):
                 out.append(end_id(end, mask, how))
         if h.rules.defend_alone:
             out.append(end_id(DEFENDED, 0, how))
@@ -93,46 +95,24 @@ def _taken(h, end):
     return h.rules.hand_size if end == MARCH else 0
 
 
-def _masks(h, taken):
-    # The seat masks of the scoring side that may have taken no trick when
-    # the makers took ``taken``: exactly what a full entry asks after
-    # ``tricks N`` (euchre.hand's notrick phase), [0] where nobody's points
-    # depend on it.
-    if not h.rules.needs_trick:
-        return (0,)
-    t, p = h.taken, h.phase
-    h.taken, h.phase = taken, P_NOTRICK
-    ids = h._table_legal()
-    h.taken, h.phase = t, p
-    out = []
-    for a in ids:
-        out.append(A.arg_of(a))
-    return out
-
-
 def apply(h, k, x, flag):
-    """Apply a legal quick input (euchre.hand's ``_apply`` hands over every
-    QUICK id, and the partner step's ``alone`` and ``reveal``).
+    """Apply a legal quick input (euchre.hand's ``_quick`` hands over every
+    QUICK id but ``quick none``, which it ends itself, and the partner
+    step's ``alone`` and ``reveal``). Returns the table-mode action id that
+    scores the hand's end (the hand applies it), else -1.
     """
     n = h.n
     if h.phase == P_UP:
-        if x == A.NOBODY:
-            # 004 all passed (no stick the dealer); else 000's throw-in
-            if h.rules.std:
-                h._over(THROWN_IN, "throw_in")
-            else:
-                h._over(THROWN_IN, "all_passed")
-            return
         h.maker = x
         h.phase = P_QPARTNER if h.rules.call_partner else P_QUICK
-        return
+        return -1
     if h.phase == P_QPARTNER:
         if k == A.ALONE:
             h.alone = 1
             x = A.NOBODY
         h.partner = x
         h.phase = P_QUICK
-        return
+        return -1
     end, how = end_of(A.action(k, x, flag))
     m = h.maker
     if how:
@@ -140,18 +120,16 @@ def apply(h, k, x, flag):
         h.alone = how
         _sit_out(h, m)
     if end == RENEGE:
-        h._table_apply(A.action(A.RENEGE, x))
-        return
+        return A.action(A.RENEGE, x)
     if end == DEFENDED:
         # 004: a defender went alone (nominally the seat after the maker)
         h.lone_defender = (m + 1) % n
         _sit_out(h, h.lone_defender)
     t = _taken(h, end)
     if h.rules.teams:
-        h._table_apply(A.action(A.TRICKS, t))
-    else:
-        h.taken = t
-        h._table_apply(A.action(A.NOTRICK, x))
+        return A.action(A.TRICKS, t)
+    h.taken = t
+    return A.action(A.NOTRICK, x)
 
 
 def _sit_out(h, seat):

@@ -100,9 +100,9 @@ def _explain(h, p, kind, arg, flag):
         return _quick(h, p, kind, arg, flag)
     if kind == A.PLAY and p == P_PLAY and h.cards:
         seat = h.turn
-        if arg not in h.hands[seat]:
+        if arg not in h.play.hands[seat]:
             return "seat %d does not hold %s" % (seat, card_name(arg))
-        led = h.rules.eff[h.trump][h.trick[0]]
+        led = h.rules.eff[h.trump][h.play.trick[0]]
         return "seat %d must follow %s" % (seat, SUIT_NAMES[led] if led < 4 else "the suit led")
     if kind == A.PASS and p == P_BID2 and h.must_call():
         # 004, option std: stick the dealer

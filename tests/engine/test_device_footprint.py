@@ -50,7 +50,7 @@ print(" ".join(sorted(m for m in sys.modules if m.startswith("euchre"))))
 """
 
 DEVICE = {"euchre", "euchre.actions", "euchre.cards", "euchre.game", "euchre.hand",
-          "euchre.logline", "euchre.phases", "euchre.rules"}
+          "euchre.legal", "euchre.logline", "euchre.phases", "euchre.rules"}
 KEPT_OUT = ("euchre.cardmode", "euchre.log", "euchre.logfile", "euchre.messages", "euchre.why",
             "euchre.bot", "euchre.notation", "euchre.names", "euchre.morevariants")
 

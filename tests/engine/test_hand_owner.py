@@ -59,7 +59,6 @@ def test_converted_modules_use_hands_public_names_only():
     assert not found, found
 
 
-@pytest.mark.xfail(strict=True, reason="issue 37: cardmode and quick still use Hand's privates")
 def test_no_module_but_euchre_hand_uses_hands_privates():
     privates = _hand_privates()
     found = []
