@@ -266,3 +266,18 @@ def parse_action(text):
     except (ValueError, IndexError):
         raise ValueError(error_text("malformed", text))
 
+
+def apply_text(state, text):
+    """Parse ``text`` and hand it to ``state.deal`` or ``state.apply_id``
+    (a Hand or a Game).
+    """
+    if type(text) is not str:
+        raise IllegalAction(error_text("text", text))
+    try:
+        a, cards = parse_action(text)
+    except ValueError as e:
+        raise IllegalAction(str(e))
+    if a == DEAL:
+        state.deal(cards)
+    else:
+        state.apply_id(a)

@@ -26,13 +26,13 @@
 # never importing it (the imports go one way):
 #
 # * card mode (``euchre.cardmode``): loaded by the first card-mode hand and
-#   kept (a program that plays cards plays many hands; the device never
-#   loads it). Its ``Play`` holds a card-mode hand's cards (``h.play``) and
-#   takes the phases and kinds that need cards; the hand hands it table
-#   mode's legal ids and apply for the rest.
+#   kept (the device never loads it). Its ``Play`` holds the hand's cards
+#   (``h.play``) and takes the phases and kinds that need cards; the hand
+#   gives it table mode's legal ids and apply for the rest.
 # * quick score (``euchre.quick``): loaded with a hand's first quick input.
 # * the explanations of a refused action (``euchre.why``): loaded to word
-#   the error and, on the device, dropped again right away (see ``_why``).
+#   the error and, on the device, dropped again right away (see
+#   euchre.legal's ``why_not``).
 #
 # A finished hand has an ``outcome`` code (see OUTCOMES) and, for a renege,
 # the seat (``renege``): values; the words for people are made from them
@@ -40,70 +40,27 @@
 # bower.menu).
 #
 # Device heap: on MicroPython each list comprehension is a function object
-# of its own (about 100 B from import on), so this module and the other
-# device modules use plain loops.
+# of its own (about 100 B), so the device modules use plain loops.
 
 import sys
 
 from euchre import actions as A
-from euchre.actions import IllegalAction
+from euchre.actions import IllegalAction, apply_text
 from euchre.cards import NO_SUIT, error_text
 # (every phase, re-exported: euchre.hand.P_DECLARE etc.)
-from euchre.phases import (CHANCE, TABLE, TERMINAL, P_DEAL, P_UP, P_DECLARE, P_NAME, P_TURN,
-                           P_BID1, P_BID2, P_DEFEND, P_MAKER, P_DISCARD, P_GIVE, P_GIVEBACK,
-                           P_THROWIN, P_PLAY, P_REVEAL, P_DONE, P_NOTRICK, P_QPARTNER,
-                           P_QUICK, SCORED, THROWN_IN, REDEAL)  # noqa: F401  (P_QUICK: re-exported)
-from euchre.legal import LEGAL as _LEGAL
+from euchre.phases import (CHANCE, TABLE, TERMINAL, P_DEAL, P_UP, P_DECLARE, P_NAME,  # noqa: F401
+                           P_TURN, P_BID1, P_BID2, P_DEFEND, P_MAKER, P_DISCARD, P_GIVE,
+                           P_GIVEBACK, P_THROWIN, P_PLAY, P_REVEAL, P_DONE, P_NOTRICK,
+                           P_QPARTNER, P_QUICK, SCORED, THROWN_IN, REDEAL)
+from euchre import legal as L
 from euchre.rules import Rules
 
 # False under MicroPython: what only the host needs is left out there.
 _HOST = sys.implementation.name != "micropython"
 
-# How a hand ended: SCORED, THROWN_IN (nothing scores, the deal passes
-# left) or REDEAL (nothing scores, the same dealer deals again), from
-# euchre.phases.
-
-# (``_cardmode``: euchre.cardmode, a global once a card-mode hand was made;
-# never set to None, so a type checker sees it as the module it is.)
-
-
-def apply_text(state, text):
-    """Parse ``text`` and hand it to ``state.deal`` or ``state.apply_id``
-    (a Hand or a Game).
-    """
-    if type(text) is not str:
-        raise IllegalAction(error_text("text", text))
-    try:
-        a, cards = A.parse_action(text)
-    except ValueError as e:
-        raise IllegalAction(str(e))
-    if a == A.DEAL:
-        state.deal(cards)
-    else:
-        state.apply_id(a)
-
-
-def _why(h, a):
-    # The message for action ``a`` that hand ``h`` refuses, worded by
-    # euchre.why. This module loads it, so this module drops it: on the
-    # device (MicroPython) right after use, since its texts take heap and the
-    # UI, which offers only legal actions, seldom needs them; a host keeps it
-    # (tests and tools refuse many actions).
-    from euchre.why import why
-    msg = why(h, a)
-    if not _HOST:
-        sys.modules.pop("euchre.why", None)
-        pkg = sys.modules.get("euchre")
-        if pkg is not None:
-            # (the package's attribute: hasattr would import it again)
-            pkg.__dict__.pop("why", None)
-    return msg
-
 
 class Hand:
     """One hand, as a state machine."""
-
-    # (Its fields: ``__slots__``, at the end of the class.)
 
     def __init__(self, rules, dealer=0, cards=False):
         """A hand of ``rules`` dealt by seat ``dealer``; ``cards``: card mode.
@@ -145,6 +102,7 @@ class Hand:
         self.phase = P_UP
         if cards:
             # Card mode: the cards, card mode's (``h.play``); the deal first.
+            # (``_cardmode``: a global once loaded, never set to None)
             global _cardmode
             if "_cardmode" not in globals():
                 from euchre import cardmode as _cardmode
@@ -154,24 +112,6 @@ class Hand:
             self.play = None   # (the device: the class's None)
 
     # ----- the state API -------------------------------------------------
-
-    def current_player(self):
-        """Seat to act, or CHANCE, TABLE or TERMINAL."""
-        p = self.phase
-        if p == P_DONE:
-            return TERMINAL
-        if p == P_DEAL or p == P_TURN:
-            return CHANCE
-        if p == P_REVEAL or p >= P_NOTRICK or (not self.cards and (p == P_PLAY or p == P_DEFEND)):
-            # (P_NOTRICK and after: a quick hand's inputs too)
-            return TABLE
-        if p == P_UP or p == P_NAME or p == P_DISCARD:
-            return self.dealer
-        if p == P_MAKER or p == P_GIVEBACK:
-            return self.maker
-        if p == P_GIVE:
-            return (self.maker + 2) % self.n
-        return self.turn
 
     def is_terminal(self):
         """True once the hand is scored or void."""
@@ -193,17 +133,15 @@ class Hand:
         """Legal actions now, in text notation."""
         return list(map(A.action_name, self.legal_ids()))
 
-    # apply_action(text): apply one action in text notation.
-    #
-    # :raises IllegalAction: naming the broken rule; the state is unchanged.
+    # apply_action(text): apply one action in text notation (:raises
+    # IllegalAction: naming the broken rule; the state is unchanged).
     apply_action = apply_text
 
     def apply_id(self, a):
         """Apply an action id; like ``apply_action``. (Anything but an int,
-        and any int that is no legal id, is refused, worded by euchre.why.)
-        """
+        and any int that is no legal id, is refused, worded by euchre.why.)"""
         if type(a) is not int or a not in self.legal_ids():
-            raise IllegalAction(_why(self, a))
+            raise IllegalAction(L.why_not(self, a))
         self.events += 1
         p = self.play
         # (card mode returns the next legal ids where it knows them already)
@@ -239,10 +177,9 @@ class Hand:
         self._set_upcard(up)
 
     def __getattr__(self, name):
-        # A card-mode hand's cards are its Play's: ``h.hands`` is
-        # ``h.play.hands`` (also kitty, dealt, trick, played, first_lead,
-        # led, best, best_seat); a table-mode hand has none dealt (card
-        # mode's NO_CARDS; the device never asks).
+        # A card-mode hand's cards are its Play's: ``h.hands`` is ``h.play.hands``
+        # (kitty, dealt, trick, played, first_lead, led, best, best_seat too);
+        # a table-mode hand has none dealt (NO_CARDS; the device never asks).
         if name == "play":
             raise AttributeError(name)   # (CPython: not set yet)
         p = self.play
@@ -350,14 +287,6 @@ class Hand:
             if self.cards:
                 self.play.start_play(self)
 
-    def active_seats(self):
-        """Seats playing this hand (not sitting out)."""
-        out = []
-        for s in range(self.n):
-            if not self.out[s]:
-                out.append(s)
-        return out
-
     def _end_play(self):
         if self.rules.call_partner and self.partner < 0:
             if self.alone or self.cards:
@@ -368,20 +297,18 @@ class Hand:
         self._settle()
 
     def _settle(self):
-        # Score the hand; a count entered as ``tricks N`` in a calling variant
-        # is first booked to seats, asking who took no trick where that
-        # decides the points (000: only players who took tricks score).
+        # Score the hand; a calling variant's ``tricks N`` is first booked to
+        # seats, asking who took no trick where that decides the points (000).
         if self.taken >= 0:
             masks = self.notrick_masks(self.taken)
             if len(masks) > 1:
                 self.phase = P_NOTRICK
                 return
-            _book(self, masks[0])
+            L.book(self, masks[0])
         self._over(SCORED)
 
     def _over(self, result, outcome=None):
-        # The hand is over: scored (no outcome given) or void (its outcome
-        # code, see OUTCOMES).
+        # The hand is over: scored (no outcome given) or void (its code).
         if outcome is None:
             self.points, outcome = score_hand(self)
         else:
@@ -390,144 +317,36 @@ class Hand:
         self.outcome = outcome
         self.phase = P_DONE
 
-    def notrick_masks(self, taken):
-        """The sets (seat bit masks) of scoring seats that may have taken no
-        trick when the makers took ``taken`` tricks, fewest first; [0] when
-        nobody's points depend on it (000: only who took a trick scores).
-        """
-        makers, defenders = _sides(self)
-        t = taken
-        r = self.rules
-        if t >= r.tricks_to_make:
-            side = makers
-        else:
-            side, t = defenders, r.hand_size - t
-        k = len(side)
-        if not r.needs_trick or k < 2:
-            return [0]
-        out = []
-        # At least one of the side took a trick, at most t of them did.
-        for blanks in range(max(0, k - t), k):
-            for bits in range(1 << k):
-                if bin(bits).count("1") == blanks:
-                    mask = 0
-                    for i in range(k):
-                        if bits >> i & 1:
-                            mask |= 1 << side[i]
-                    out.append(mask)
-        return out
-
-    def side_of(self, seat):
-        """Partnerships: 0 or 1; calling variants: 1 for the makers, 0 for
-        defenders (once the partner is known).
-
-        :raises IllegalAction: no such seat.
-        """
-        if type(seat) is not int or not 0 <= seat < self.n:
-            raise IllegalAction(error_text("seat", seat, self.n - 1))
-        if self.rules.teams:
-            return seat & 1
-        return 1 if seat == self.maker or seat == self.partner else 0
-
-    # (``_table_legal``: table mode's legal ids, the module's ``_legal``,
-    # which card mode's Play is given for what needs no cards.)
+    # (table mode's legal ids, the module's ``_legal``: card mode's Play
+    # is given it for what needs no cards)
     def _table_legal(self):
         return _LEGAL[self.phase](self)
 
-    def maker_tricks(self):
-        """Tricks taken by the makers' side."""
-        m, t, won = self.maker, self.tricks, 0
-        if self.rules.teams:
-            # (partners alternate round the table: every other seat)
-            for p in range(m & 1, self.n, 2):
-                won += t[p]
-            return won
-        p = self.partner
-        return t[m] + (t[p] if 0 <= p < self.n else 0)
-
-    # ----- the rules ---------------------------------------------------------
-    #
-    # Each rule both table mode (``_legal``) and euchre.why (the wording of a
-    # refusal) need, stated once. Card mode uses them too.
-
-    def must_call(self):
-        """Stick the dealer (004, option std): in round 2 the dealer may not
-        pass.
-        """
-        return self.turn == self.dealer and self.rules.std
-
-    def may_call(self, suit):
-        """Round 2: any suit but the turned-down one (004; 002). (With a joker
-        up in Ultimate no suit was offered, so none is turned down.)
-        """
-        return suit != self.turned_down
-
-    def ways(self):
-        """The ways the seat to bid may make trump, as the flags of ORDER and
-        CALL: 0 with partner, 1 alone, 2 alone with partner's best (003,
-        option partners_best). The calling variants' maker says ``alone``
-        once trump is made; Three-Handed's maker, alone anyway, declares a
-        lone hand in the bid where the option allows it (option alone).
-        (ranges, not constant tuples: those would stay in the module's
-        constants, on the device's heap)
-        """
-        r = self.rules
-        alone, best, canadian = r.alone, r.partners_best, r.canadian
-        if not alone or r.call_partner:
-            return range(1)
-        b = self.barred
-        if b and b >> (self.maker if self.maker >= 0 else self.turn) & 1:
-            # Option no_late_loners (the seats a bit each, euchre.later; quick
-            # score: the maker named): a barred seat orders with its partner,
-            # even as Canadian's dealer's partner.
-            return range(1)
-        end = 3 if best else 2
-        if self.phase == P_BID1 and canadian and self.turn == (self.dealer + 2) % 4:
-            # 004, Canadian loner: the dealer's partner who orders up must
-            # go alone.
-            return range(1, end)
-        return range(end)
-
-    def declaring(self):
-        """Declarations come before the first bid (003 farmers and ace no
-        face, 002 twos and threes).
-        """
-        p = self.phase
-        return p == P_DECLARE or (p == P_BID1 and self.bids == 0)
-
-    def may_declare(self, kind):
-        """Whether a declaration of ``kind`` (FARMERS, TWOS, ACENOFACE or
-        NINETENS) is open now: before the first bid, if the variant has it,
-        once per hand (farmers 003, twos and threes 002). Card mode also
-        needs the cards for it (euchre.cardmode).
-        """
-        if not self.declaring():
-            return False
-        r = self.rules
-        farmers, twos, acenoface = r.farmers, r.twos_and_threes, r.ace_no_face
-        if kind == A.FARMERS:
-            return farmers and self.farmer < 0
-        if kind == A.TWOS:
-            return twos and self.twos < 0
-        return acenoface
+    # ----- the rules -----------------------------------------------------------
+    # Each rule both table mode and euchre.why (a refusal's words) need, stated
+    # once; card mode asks them too. Most read only the hand's public state:
+    # euchre.legal's functions, bound here as methods.
+    current_player = L.current_player
+    active_seats = L.active_seats
+    must_call = L.must_call
+    may_call = L.may_call
+    ways = L.ways
+    declaring = L.declaring
+    may_declare = L.may_declare
+    lone_defenders = L.lone_defenders
+    notrick_masks = L.notrick_masks
+    side_of = L.side_of
+    maker_tricks = L.maker_tricks
 
     def partner_bar(self, card):
         """What bars ``card`` (of the deck) as the partner card: 0 nothing,
         1 a permanent trump (000: "may not be a permanent trump card (2 or
-        joker)"), 2 a trump (001: "naming a non-trump card").
-        """
+        joker)"), 2 a trump (001: "naming a non-trump card")."""
         if card in self.rules.permanent:
             return 1
         if self.rules.call_partner == "not_trump" and self._eff[card] == self.trump:  # pyright: ignore[reportOptionalSubscript]
             return 2
         return 0
-
-    def lone_defenders(self):
-        """The seats that may defend alone (004, option defend_alone): either
-        defender, never a maker.
-        """
-        m = self.maker
-        return ((m + 1) % 4, (m + 3) % 4)
 
     if not _HOST:
         barred = 0   # option no_late_loners: the seats that may not go alone (CPython: a slot, below)
@@ -538,12 +357,10 @@ class Hand:
         def __repr__(self):
             return "<Hand %s dealer=%d phase=%d>" % (self.rules.name, self.dealer, self.phase)
 
-        # Every field is a slot: CPython then reaches them without a dict
-        # lookup (card-mode simulations run millions of hands). MicroPython
-        # has no __slots__: there, this list (not a constant tuple, which
-        # would stay in the module's constants) is never built. (Here at the
-        # end: the methods above have interned its longer names already, so
-        # those cost the device no string objects either.)
+        # Every field is a slot: CPython reaches them without a dict lookup.
+        # MicroPython has none: there this list (not a constant tuple, which
+        # would stay in the module's constants) is never built, and its names
+        # are interned by the methods above already.
         __slots__ = ["rules", "n", "dealer", "cards", "barred", "phase", "turn", "out", "tricks",
                      "events", "upcard", "up_suit", "turned_down",
                      "trump", "maker", "alone", "partner", "partner_card", "lone_defender",
@@ -553,48 +370,16 @@ class Hand:
 
 
 # ----- table mode ------------------------------------------------------------
-#
-# ``_legal(h)``: the legal action ids of a hand's phase (euchre.legal's
-# ``LEGAL``); ``_apply(h, a)``: an action applied. (``_legal`` is the method,
-# ``Hand._table_legal``: one function object less on the device.)
+# ``_legal(h)``: the legal ids of a hand's phase (euchre.legal's ``LEGAL``;
+# the method itself: one function object less on the device); ``_apply``.
 
 _legal = Hand._table_legal
-
-
-def _sides(h):
-    # (makers, defenders): seats in order from the maker, calling variants.
-    n, m = h.n, h.maker
-    makers, defenders = [], []
-    for i in range(n):
-        s = (m + i) % n
-        (makers if s == m or s == h.partner else defenders).append(s)
-    return makers, defenders
-
-
-def _book(h, mask):
-    # Book the makers' ``taken`` tricks and the defenders' rest to seats:
-    # one each to those who took any (not in ``mask``), the remainder to
-    # the first of them. Side totals and who took none are what the table
-    # entered; the split among the others is nominal.
-    h.tricks_played = n = h.rules.hand_size
-    for side, total in zip(_sides(h), (h.taken, n - h.taken)):
-        first = -1
-        for s in side:
-            if not mask >> s & 1 and total:
-                # (one trick each while any are left)
-                h.tricks[s] = 1
-                total -= 1
-                if first < 0:
-                    first = s
-        if first >= 0:
-            h.tricks[first] += total
+_LEGAL = L.LEGAL
 
 
 def _apply(h, a):
-    # Apply a legal action id (card mode's own kinds are euchre.cardmode's):
-    # the function of its kind's group, from ``_APPLY``; a quick hand's
-    # partner step (alone, reveal) is quick score's. Hand.apply_id and
-    # apply_legal have counted the event.
+    # Apply a legal action id (counted by Hand.apply_id / apply_legal) by
+    # its kind's group, ``_APPLY``; a quick hand's partner step is quick's.
     k = A.kind_of(a)
     do = _quick if h.phase == P_QPARTNER else _APPLY[k]
     do(h, k, A.arg_of(a), A.flag_of(a))
@@ -613,7 +398,7 @@ def _play(h, k, x, flag):
         h.taken = x
         h._end_play()
     elif k == A.NOTRICK:
-        _book(h, x)
+        L.book(h, x)
         h._over(SCORED)
     elif k == A.TRICKS or k == A.CLAIM:
         if k == A.TRICKS:
@@ -631,8 +416,7 @@ def _play(h, k, x, flag):
     elif k == A.RENEGE:
         h.renege = x
         h._over(SCORED)
-    else:
-        # (REVEAL)
+    else:  # (REVEAL)
         h.partner = x
         if h.phase == P_REVEAL:
             h._settle()
@@ -669,8 +453,7 @@ def _bid(h, k, x, flag):
         h.farmer = x
         if h.rules.farmers_no_call:
             h.open_round(P_BID1)
-    else:
-        # (TWOS)
+    else:  # (TWOS)
         h.twos = x
 
 
@@ -705,9 +488,8 @@ def _void(h, k, x, flag):
 
 
 def _quick(h, k, x, flag):
-    # Quick score: the whole hand as who made trump and how it ended
-    # (euchre.quick, which hands its end back as table mode's TRICKS,
-    # NOTRICK or RENEGE).
+    # Quick score (euchre.quick): who made trump and how it ended, the end
+    # handed back as table mode's TRICKS, NOTRICK or RENEGE.
     if k == A.QUICK and x == A.NOBODY and h.phase == P_UP:
         # 004 all passed (no stick the dealer); else 000's throw-in
         if h.rules.std:
@@ -732,7 +514,6 @@ _APPLY = (None, _bid, _bid, _bid, _bid, _bid,   # PLAY PASS ORDER CALL NAME TURN
 
 
 # ----- scoring ---------------------------------------------------------------
-#
 # One function covers the four variants: the makers' side (a partnership, or
 # the maker and the called partner) or the defenders score the table's
 # points, each member of the side (Five-Handed: only players who took a
@@ -745,8 +526,7 @@ _APPLY = (None, _bid, _bid, _bid, _bid, _bid,   # PLAY PASS ORDER CALL NAME TURN
 def score_hand(h):
     """Points per seat for a finished hand and its outcome code (see
     OUTCOMES), e.g. ``([2, 0, 2, 0], "march")``; a renege's seat is
-    ``h.renege``.
-    """
+    ``h.renege``."""
     r = h.rules
     # The variant's points (euchre.rules), by name.
     (make, march, alone_make, alone_march, best_march, unpartnered_march,
@@ -812,15 +592,9 @@ def score_hand(h):
 
 if _HOST:
     # Every ``outcome`` code of a finished hand, the one list of them (the
-    # host's library and exports read it here; euchre.notation words each
-    # one), where the hand sets them: scored (score_hand)
-    # made, made alone, march (all the tricks), lone march, lone march with
-    # partner's best (003), march without a partner (000, 001), euchred,
-    # euchred by a lone defender (004; the name of its points in
-    # ``rules.score``), renege; void (``_over`` with a code) nobody made
-    # trump, misdeal, ace no face (003), nines and tens (003), throw-in
-    # (000). (A list, not a constant tuple, for the reason given at
-    # ``__slots__``; after score_hand, whose names the long codes reuse.)
+    # host's library and exports read it here; where the hand sets each and
+    # its words: euchre.notation's OUTCOME_TEXT). (A list, not a constant
+    # tuple, for the reason given at ``__slots__``.)
     OUTCOMES = ["made", "made_alone", "march", "lone_march", "best_march",
                 "unpartnered_march", "euchred", "defend_euchre", "renege",
                 "all_passed", "misdeal", "ace_no_face", "nines_tens", "throw_in"]

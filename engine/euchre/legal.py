@@ -6,8 +6,16 @@
 # stated once; these functions read only the hand's public state and
 # methods. The order of the ids is the order the device lists them in.
 
+import sys
+
 from euchre import actions as A
-from euchre.cards import NO_SUIT
+from euchre.actions import IllegalAction
+from euchre.cards import NO_SUIT, error_text
+from euchre.phases import (CHANCE, TABLE, TERMINAL, P_DEAL, P_UP, P_DECLARE, P_NAME, P_TURN,
+                           P_BID1, P_MAKER, P_DISCARD, P_GIVE, P_GIVEBACK, P_PLAY, P_DEFEND,
+                           P_REVEAL, P_DONE, P_NOTRICK)
+
+_HOST = sys.implementation.name != "micropython"
 
 
 def _legal_none(h):
@@ -164,3 +172,204 @@ def _add(out, kind, args, flag=0):
     # Append the action ids of ``kind`` with each argument in ``args``.
     for x in args:
         out.append(A.action(kind, x, flag))
+
+
+# ----- the rules ---------------------------------------------------------------
+#
+# Each rule both table mode (above) and euchre.why (the wording of a refusal)
+# need, stated once; ``Hand`` binds them as its methods (``h.ways()``), with
+# who is to act (``current_player``) and who plays.
+
+def current_player(h):
+    """Seat to act, or CHANCE, TABLE or TERMINAL."""
+    p = h.phase
+    if p == P_DONE:
+        return TERMINAL
+    if p == P_DEAL or p == P_TURN:
+        return CHANCE
+    if p == P_REVEAL or p >= P_NOTRICK or (not h.cards and (p == P_PLAY or p == P_DEFEND)):
+        # (P_NOTRICK and after: a quick hand's inputs too)
+        return TABLE
+    if p == P_UP or p == P_NAME or p == P_DISCARD:
+        return h.dealer
+    if p == P_MAKER or p == P_GIVEBACK:
+        return h.maker
+    if p == P_GIVE:
+        return (h.maker + 2) % h.n
+    return h.turn
+
+def active_seats(h):
+    """Seats playing this hand (not sitting out)."""
+    out = []
+    for s in range(h.n):
+        if not h.out[s]:
+            out.append(s)
+    return out
+
+def must_call(h):
+    """Stick the dealer (004, option std): in round 2 the dealer may not
+    pass.
+    """
+    return h.turn == h.dealer and h.rules.std
+
+def may_call(h, suit):
+    """Round 2: any suit but the turned-down one (004; 002). (With a joker
+    up in Ultimate no suit was offered, so none is turned down.)
+    """
+    return suit != h.turned_down
+
+def ways(h):
+    """The ways the seat to bid may make trump, as the flags of ORDER and
+    CALL: 0 with partner, 1 alone, 2 alone with partner's best (003,
+    option partners_best). The calling variants' maker says ``alone``
+    once trump is made; Three-Handed's maker, alone anyway, declares a
+    lone hand in the bid where the option allows it (option alone).
+    (ranges, not constant tuples: those would stay in the module's
+    constants, on the device's heap)
+    """
+    r = h.rules
+    alone, best, canadian = r.alone, r.partners_best, r.canadian
+    if not alone or r.call_partner:
+        return range(1)
+    b = h.barred
+    if b and b >> (h.maker if h.maker >= 0 else h.turn) & 1:
+        # Option no_late_loners (the seats a bit each, euchre.later; quick
+        # score: the maker named): a barred seat orders with its partner,
+        # even as Canadian's dealer's partner.
+        return range(1)
+    end = 3 if best else 2
+    if h.phase == P_BID1 and canadian and h.turn == (h.dealer + 2) % 4:
+        # 004, Canadian loner: the dealer's partner who orders up must
+        # go alone.
+        return range(1, end)
+    return range(end)
+
+def declaring(h):
+    """Declarations come before the first bid (003 farmers and ace no
+    face, 002 twos and threes).
+    """
+    p = h.phase
+    return p == P_DECLARE or (p == P_BID1 and h.bids == 0)
+
+def may_declare(h, kind):
+    """Whether a declaration of ``kind`` (FARMERS, TWOS, ACENOFACE or
+    NINETENS) is open now: before the first bid, if the variant has it,
+    once per hand (farmers 003, twos and threes 002). Card mode also
+    needs the cards for it (euchre.cardmode).
+    """
+    if not h.declaring():
+        return False
+    r = h.rules
+    farmers, twos, acenoface = r.farmers, r.twos_and_threes, r.ace_no_face
+    if kind == A.FARMERS:
+        return farmers and h.farmer < 0
+    if kind == A.TWOS:
+        return twos and h.twos < 0
+    return acenoface
+
+def lone_defenders(h):
+    """The seats that may defend alone (004, option defend_alone): either
+    defender, never a maker.
+    """
+    m = h.maker
+    return ((m + 1) % 4, (m + 3) % 4)
+
+def side_of(h, seat):
+    """Partnerships: 0 or 1; calling variants: 1 for the makers, 0 for
+    defenders (once the partner is known).
+
+    :raises IllegalAction: no such seat.
+    """
+    if type(seat) is not int or not 0 <= seat < h.n:
+        raise IllegalAction(error_text("seat", seat, h.n - 1))
+    if h.rules.teams:
+        return seat & 1
+    return 1 if seat == h.maker or seat == h.partner else 0
+
+def maker_tricks(h):
+    """Tricks taken by the makers' side."""
+    m, t, won = h.maker, h.tricks, 0
+    if h.rules.teams:
+        # (partners alternate round the table: every other seat)
+        for p in range(m & 1, h.n, 2):
+            won += t[p]
+        return won
+    p = h.partner
+    return t[m] + (t[p] if 0 <= p < h.n else 0)
+
+def notrick_masks(h, taken):
+    """The sets (seat bit masks) of scoring seats that may have taken no
+    trick when the makers took ``taken`` tricks, fewest first; [0] when
+    nobody's points depend on it (000: only who took a trick scores).
+    """
+    makers, defenders = sides(h)
+    t = taken
+    r = h.rules
+    if t >= r.tricks_to_make:
+        side = makers
+    else:
+        side, t = defenders, r.hand_size - t
+    k = len(side)
+    if not r.needs_trick or k < 2:
+        return [0]
+    out = []
+    # At least one of the side took a trick, at most t of them did.
+    for blanks in range(max(0, k - t), k):
+        for bits in range(1 << k):
+            if bin(bits).count("1") == blanks:
+                mask = 0
+                for i in range(k):
+                    if bits >> i & 1:
+                        mask |= 1 << side[i]
+                out.append(mask)
+    return out
+
+
+def sides(h):
+    """(makers, defenders): seats in order from the maker (calling
+    variants).
+    """
+    n, m = h.n, h.maker
+    makers, defenders = [], []
+    for i in range(n):
+        s = (m + i) % n
+        (makers if s == m or s == h.partner else defenders).append(s)
+    return makers, defenders
+
+
+def book(h, mask):
+    """Book the makers' ``taken`` tricks and the defenders' rest to seats:
+    one each to those who took any (not in ``mask``), the remainder to the
+    first of them (``notrick S``, once the partner is known)."""
+    # Side totals and who took none are what the table entered; the split
+    # among the others is nominal.
+    h.tricks_played = n = h.rules.hand_size
+    for side, total in zip(sides(h), (h.taken, n - h.taken)):
+        first = -1
+        for s in side:
+            if not mask >> s & 1 and total:
+                # (one trick each while any are left)
+                h.tricks[s] = 1
+                total -= 1
+                if first < 0:
+                    first = s
+        if first >= 0:
+            h.tricks[first] += total
+
+
+def why_not(h, a):
+    """The message for action ``a`` that hand ``h`` refuses, worded by
+    euchre.why."""
+    # This module loads it, so this module drops it: on the device
+    # (MicroPython) right after use, since its texts take heap and the UI,
+    # which offers only legal actions, seldom needs them; a host keeps it
+    # (tests and tools refuse many actions).
+    from euchre.why import why
+    msg = why(h, a)
+    if not _HOST:
+        sys.modules.pop("euchre.why", None)
+        pkg = sys.modules.get("euchre")
+        if pkg is not None:
+            # (the package's attribute: hasattr would import it again)
+            pkg.__dict__.pop("why", None)
+    return msg

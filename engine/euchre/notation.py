@@ -54,10 +54,16 @@ def describe_rules(rules):
     return [option_label(k) + ": " + value_label(rules.options[k]) for k in sorted(rules.options)]
 
 
-# The words for each outcome code of a finished hand (euchre.hand.OUTCOMES),
-# as the engine has always worded them: what the host's library keeps in
-# ``reason`` and its exports write. (The device words them itself, to fit
-# its screen: bower.menu ``reason``.)
+# Every outcome code of a finished hand (euchre.hand.OUTCOMES, in this
+# order) and its words, as the engine has always worded them: what the
+# host's library keeps in ``reason`` and its exports write. Where the hand
+# sets them: scored (euchre.hand's score_hand) made, made alone, march (all
+# the tricks), lone march, lone march with partner's best (003), march
+# without a partner (000, 001), euchred, euchred by a lone defender (004;
+# the name of its points in ``rules.score``), renege; void (``_over`` with
+# a code) nobody made trump, misdeal, ace no face (003), nines and tens
+# (003), throw-in (000). (The device words them itself, to fit its screen:
+# bower.menu ``reason``.)
 OUTCOME_TEXT = {
     "made": "made",
     "made_alone": "made alone",
