@@ -1,21 +1,18 @@
-# Table mode's legal actions: for each phase of a hand, the action ids the
-# table may enter now, from the phase's own function (``LEGAL``, by phase
-# number; euchre.hand's ``Hand.legal_ids`` calls it). Card mode's phases are
-# euchre.cardmode's. A rule euchre.why also needs, to word a refusal, is a
-# ``Hand`` method ("the rules", in euchre.hand) that both call, so it is
-# stated once; these functions read only the hand's public state and
-# methods. The order of the ids is the order the device lists them in.
+# Table mode's legal actions and the rules of a hand. For each phase, the
+# action ids the table may enter now, from the phase's own function
+# (``LEGAL``, by phase number; ``Hand.legal_ids`` calls it; card mode's
+# phases are euchre.cardmode's). A rule euchre.why also needs, to word a
+# refusal, is a ``Hand`` method that both call, so it is stated once: most
+# are functions here, which read only the hand's public state and which
+# euchre.hand binds as methods ("the rules", below). The order of the ids
+# is the order the device lists them in.
 
 import sys
 
 from euchre import actions as A
+from euchre import phases as P
 from euchre.actions import IllegalAction
-from euchre.cards import NO_SUIT, error_text
-from euchre.phases import (CHANCE, TABLE, TERMINAL, P_DEAL, P_UP, P_DECLARE, P_NAME, P_TURN,
-                           P_BID1, P_MAKER, P_DISCARD, P_GIVE, P_GIVEBACK, P_PLAY, P_DEFEND,
-                           P_REVEAL, P_DONE, P_NOTRICK)
-
-_HOST = sys.implementation.name != "micropython"
+from euchre.cards import NO_SUIT, error_text, _HOST
 
 
 def _legal_none(h):
@@ -183,20 +180,21 @@ def _add(out, kind, args, flag=0):
 def current_player(h):
     """Seat to act, or CHANCE, TABLE or TERMINAL."""
     p = h.phase
-    if p == P_DONE:
-        return TERMINAL
-    if p == P_DEAL or p == P_TURN:
-        return CHANCE
-    if p == P_REVEAL or p >= P_NOTRICK or (not h.cards and (p == P_PLAY or p == P_DEFEND)):
+    if p == P.P_DONE:
+        return P.TERMINAL
+    if p == P.P_DEAL or p == P.P_TURN:
+        return P.CHANCE
+    if p == P.P_REVEAL or p >= P.P_NOTRICK or (not h.cards and (p == P.P_PLAY or p == P.P_DEFEND)):
         # (P_NOTRICK and after: a quick hand's inputs too)
-        return TABLE
-    if p == P_UP or p == P_NAME or p == P_DISCARD:
+        return P.TABLE
+    if p == P.P_UP or p == P.P_NAME or p == P.P_DISCARD:
         return h.dealer
-    if p == P_MAKER or p == P_GIVEBACK:
+    if p == P.P_MAKER or p == P.P_GIVEBACK:
         return h.maker
-    if p == P_GIVE:
+    if p == P.P_GIVE:
         return (h.maker + 2) % h.n
     return h.turn
+
 
 def active_seats(h):
     """Seats playing this hand (not sitting out)."""
@@ -238,7 +236,7 @@ def ways(h):
         # even as Canadian's dealer's partner.
         return range(1)
     end = 3 if best else 2
-    if h.phase == P_BID1 and canadian and h.turn == (h.dealer + 2) % 4:
+    if h.phase == P.P_BID1 and canadian and h.turn == (h.dealer + 2) % 4:
         # 004, Canadian loner: the dealer's partner who orders up must
         # go alone.
         return range(1, end)
@@ -249,7 +247,7 @@ def declaring(h):
     face, 002 twos and threes).
     """
     p = h.phase
-    return p == P_DECLARE or (p == P_BID1 and h.bids == 0)
+    return p == P.P_DECLARE or (p == P.P_BID1 and h.bids == 0)
 
 def may_declare(h, kind):
     """Whether a declaration of ``kind`` (FARMERS, TWOS, ACENOFACE or
