@@ -3,9 +3,10 @@
 # (``LEGAL``, by phase number; ``Hand.legal_ids`` calls it; card mode's
 # phases are euchre.cardmode's). A rule euchre.why also needs, to word a
 # refusal, is a ``Hand`` method that both call, so it is stated once: most
-# are functions here, which read only the hand's public state and which
-# euchre.hand binds as methods ("the rules", below). The order of the ids
-# is the order the device lists them in.
+# are functions here, which use only the hand's public state and which
+# euchre.hand binds as methods ("the rules", below; ``book``, which writes
+# a count entered as ``tricks N`` to the seats, is the hand's apply's). The
+# order of the ids is the order the device lists them in.
 
 import sys
 
