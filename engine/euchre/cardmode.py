@@ -242,11 +242,6 @@ class Play:
         self.first_lead = h.turn
 
 
-# What a table-mode hand answers for a card-mode hand's cards (see
-# ``Hand.__getattr__``): none dealt.
-NO_CARDS = Play(None, None)
-
-
 def _tables(r):
     # What card mode builds once per Rules (and keeps on it): the trump
     # tables as tuples (CPython indexes a tuple faster than bytes), the

@@ -185,7 +185,7 @@ class Game:
         if self.amending is not None:
             raise IllegalAction(error_text("amend_quick"))   # (the amended hand's inputs first)
         self.hand.deal(cards)
-        self._deals.append(self.hand.dealt)
+        self._deals.append(self.hand.play.dealt)
         self._ids.append(A.DEAL)
 
     def _check_open(self):

@@ -176,17 +176,6 @@ class Hand:
         self.events += 1
         self._set_upcard(up)
 
-    def __getattr__(self, name):
-        # A card-mode hand's cards are its Play's: ``h.hands`` is ``h.play.hands``
-        # (kitty, dealt, trick, played, first_lead, led, best, best_seat too);
-        # a table-mode hand has none dealt (NO_CARDS; the device never asks).
-        if name == "play":
-            raise AttributeError(name)   # (CPython: not set yet)
-        p = self.play
-        if p is None:
-            from euchre.cardmode import NO_CARDS as p
-        return getattr(p, name)
-
     # ----- flow ------------------------------------------------------------
 
     def _set_upcard(self, card):

@@ -216,7 +216,7 @@ def test_every_hand_call_refuses_nonsense_and_changes_nothing(variant, cards, se
         elif name == "apply_legal":
             assert type(arg) is int and 0 <= arg < len(legal) and out == legal[arg], arg
         elif name == "deal":
-            assert sorted(h.dealt) == sorted(rules.deck) and list(h.dealt) == list(arg)
+            assert sorted(h.play.dealt) == sorted(rules.deck) and list(h.play.dealt) == list(arg)
         else:
             assert isinstance(arg, str), "accepted apply_action(%r)" % (arg,)
 

@@ -26,11 +26,12 @@ from helpers import Rand
 
 FIELDS = {"upcard": -1, "maker": -1, "partner": -1, "partner_card": -1,
           "lone_defender": -1, "farmer": -1, "twos": -1, "renege": -1,
-          "declarer": -1, "leader": -1, "led": -1, "best": -1, "best_seat": -1,
+          "declarer": -1, "leader": -1,
           "result": -1, "up_suit": 4, "turned_down": 4, "trump": 4, "alone": 0,
           "tricks_played": 0, "bids": 0, "events": 0, "picked_up": False,
-          "turned": False, "hands": None, "kitty": None, "dealt": None,
-          "points": None, "outcome": None}
+          "turned": False, "points": None, "outcome": None}
+PLAY_FIELDS = {"led": -1, "best": -1, "best_seat": -1, "first_lead": -1, "hands": None, "kitty": None,
+               "dealt": None, "trick": [], "played": []}   # (card mode's: Hand.play)
 
 
 def test_fresh_hand_fields():
@@ -40,11 +41,15 @@ def test_fresh_hand_fields():
             assert getattr(h, k) == FIELDS[k], (cards, k, getattr(h, k))
         assert h.n == 5 and h.dealer == 3 and h.turn == 3 and h.cards == cards
         assert list(h.out) == [0] * 5 and list(h.tricks) == [0] * 5
-        assert h.trick == []
+        if cards:
+            for k in PLAY_FIELDS:
+                assert getattr(h.play, k) == PLAY_FIELDS[k], k
+        else:
+            assert h.play is None    # (a table-mode hand has no cards)
         assert h.phase == (H.P_DEAL if cards else H.P_UP)
         assert h.returns() == [0] * 5
         if cards:
-            assert list(h.played) == [] and played_by(h) == []
+            assert list(h.play.played) == [] and played_by(h) == []
             assert h.legal_ids() == []
         else:
             assert h.legal_actions()[:2] == ["up C", "up D"]
@@ -52,8 +57,8 @@ def test_fresh_hand_fields():
 
 def _follow(h, hand):
     # The legal plays, worked out the slow way.
-    if h.trick:
-        led = h._eff[h.trick[0]]
+    if h.play.trick:
+        led = h._eff[h.play.trick[0]]
         ids = [A.action(A.PLAY, c) for c in hand if h._eff[c] == led]
         if ids:
             return ids
@@ -83,10 +88,10 @@ def test_card_mode_shortcuts_agree_with_the_plain_rules():
                     # without table mode's "redeal".
                     assert legal == H._legal(h), (name, opts, p, legal)
                 elif p == H.P_PLAY:
-                    assert legal == _follow(h, h.hands[h.turn]), (name, opts)
+                    assert legal == _follow(h, h.play.hands[h.turn]), (name, opts)
                     seats = [s for s in range(h.n) if not h.out[s]]
                     assert h.turn in seats
-                    if h.trick:
+                    if h.play.trick:
                         # Play goes round the seats that are in, in order.
                         last = seats_played[-1]
                         want = seats[(seats.index(last) + 1) % len(seats)]
@@ -94,7 +99,7 @@ def test_card_mode_shortcuts_agree_with_the_plain_rules():
                     else:
                         assert h.turn == h.leader
                 assert legal, (name, opts, p)
-                trick = list(zip(h.trick, seats_played[len(seats_played) - len(h.trick):]))
+                trick = list(zip(h.play.trick, seats_played[len(seats_played) - len(h.play.trick):]))
                 played = h.tricks_played
                 seat = h.turn
                 if legal[0] == A.PASS and rng.below(5):
@@ -128,13 +133,13 @@ def _check_trick(rules, h, trick, played):
     # with a table of values per suit led) is the plain rules' winner, and
     # a finished trick went to that seat, who leads next.
     if h.tricks_played == played:
-        assert h.best_seat == _winner(rules, h.trump, trick), (trick, h.best_seat)
-        assert h.best == trick[[s for c, s in trick].index(h.best_seat)][0]
+        assert h.play.best_seat == _winner(rules, h.trump, trick), (trick, h.play.best_seat)
+        assert h.play.best == trick[[s for c, s in trick].index(h.play.best_seat)][0]
     else:
         w = _winner(rules, h.trump, trick)
-        assert h.best_seat == w, (trick, h.best_seat, w)
+        assert h.play.best_seat == w, (trick, h.play.best_seat, w)
         if not h.is_terminal():
-            assert h.leader == w and h.turn == w and h.trick == []
+            assert h.leader == w and h.turn == w and h.play.trick == []
 
 
 def test_apply_id_refuses_a_card_not_in_the_eager_list():
@@ -148,9 +153,9 @@ def test_apply_id_refuses_a_card_not_in_the_eager_list():
         h.apply_legal(0)
     h.apply_legal(0)  # a lead: the next seat must follow if it can
     legal = list(h.legal_ids())
-    others = [A.action(A.PLAY, c) for c in h.hands[h.turn] if A.action(A.PLAY, c) not in legal]
-    before = (list(h.played), h.turn, list(h.hands[h.turn]))
-    for a in others + [A.action(A.PLAY, h.hands[(h.turn + 1) % 4][0])]:
+    others = [A.action(A.PLAY, c) for c in h.play.hands[h.turn] if A.action(A.PLAY, c) not in legal]
+    before = (list(h.play.played), h.turn, list(h.play.hands[h.turn]))
+    for a in others + [A.action(A.PLAY, h.play.hands[(h.turn + 1) % 4][0])]:
         try:
             h.apply_id(a)
         except IllegalAction:
@@ -158,7 +163,7 @@ def test_apply_id_refuses_a_card_not_in_the_eager_list():
         else:
             assert False, "accepted %d" % a
         assert h.legal_ids() == legal
-        assert (list(h.played), h.turn, list(h.hands[h.turn])) == before
+        assert (list(h.play.played), h.turn, list(h.play.hands[h.turn])) == before
 
 
 def test_whole_log_functions_are_reachable_from_euchre_log():

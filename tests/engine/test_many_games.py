@@ -43,10 +43,10 @@ OPTIONS = {"classic": ({}, {"joker": True, "defend_alone": True, "partners_best"
 
 def _cards_accounted_for(g, deck):
     h = g.hand
-    if h.hands is None:
+    if h.play.hands is None:
         return
-    held = list(h.kitty) + list(h.played)
-    for cards in h.hands:
+    held = list(h.play.kitty) + list(h.play.played)
+    for cards in h.play.hands:
         held += cards
     assert sorted(held) == deck, "cards lost or duplicated"
 
@@ -69,12 +69,12 @@ def play_game(name, options, seed):
         legal = h.legal_ids()
         a = legal[rnd.randrange(len(legal))]
         playing = h.phase == P_PLAY
-        seat, hand_before = h.turn, list(h.hands[h.turn]) if playing else None
+        seat, hand_before = h.turn, list(h.play.hands[h.turn]) if playing else None
         before = fingerprint(g) if steps == redo_at else None
         g.apply_id(a)
         steps += 1
         if playing:
-            assert A.arg_of(a) in hand_before and A.arg_of(a) not in h.hands[seat]
+            assert A.arg_of(a) in hand_before and A.arg_of(a) not in h.play.hands[seat]
             _check_play_after(h, seat, A.arg_of(a), hand_before)
         if before is not None:
             after, last = fingerprint(g), g.events()[-1]
@@ -97,7 +97,7 @@ def play_game(name, options, seed):
 def _check_play_after(h, seat, card, hand_before):
     # The card followed the effective suit led when the seat held one.
     k = h.n - sum(h.out)
-    played = h.played
+    played = h.play.played
     first = (len(played) - 1) // k * k
     lead = played[first]
     if card != lead:
@@ -111,7 +111,7 @@ def _check_seats(h):
     by = played_by(h)
     seats = [s for s in range(h.n) if not h.out[s]]
     k = len(seats)
-    assert len(by) == len(h.played) == k * h.rules.hand_size
+    assert len(by) == len(h.play.played) == k * h.rules.hand_size
     for i in range(0, len(by), k):
         start = seats.index(by[i])
         assert by[i:i + k] == [seats[(start + j) % k] for j in range(k)]

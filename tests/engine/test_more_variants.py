@@ -260,7 +260,7 @@ def test_card_mode_whole_games_by_the_bot():
             if h.is_terminal() and h.result == 0:
                 assert sum(h.tricks) == rules.hand_size
                 active = rules.num_players - sum(h.out)
-                assert len(h.played) == active * rules.hand_size
+                assert len(h.play.played) == active * rules.hand_size
         assert max(g.scores) >= rules.winning_score and g.result is not None, (variant, g.scores)
         assert undone, variant
         text = log.dumps(g)

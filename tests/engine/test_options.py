@@ -461,8 +461,8 @@ def test_farmers_card_mode_swap():
     assert h.current_player() == 1
     assert h.legal_actions() == ["farmers 1", "pass"]
     h.apply_action("farmers 1")
-    assert sorted(card_names(h.hands[1]).split()) == sorted("KS QS TC 9H TS".split())
-    assert card_names(h.kitty) == "JS 9C 9D TH"
+    assert sorted(card_names(h.play.hands[1]).split()) == sorted("KS QS TC 9H TS".split())
+    assert card_names(h.play.kitty) == "JS 9C 9D TH"
     assert h.current_player() == 1 and h.legal_actions() == ["pass", "order", "order alone"]
     # Off: no declaration phase at all.
     h = stacked_hand("classic", {}, hands, kitty)
@@ -471,7 +471,7 @@ def test_farmers_card_mode_swap():
     h = stacked_hand("classic", {"farmers": True}, hands, kitty)
     h.apply_action("pass")
     assert h.legal_actions() == ["pass", "order", "order alone"]
-    assert card_names(h.hands[1]) == "9C 9D TH KS QS"
+    assert card_names(h.play.hands[1]) == "9C 9D TH KS QS"
 
 
 def test_farmers_only_one_in_bidding_order():
@@ -503,7 +503,7 @@ def test_farmers_nines_only():
     h = stacked_hand("classic", {"farmers": True, "farmers_nines_only": True}, hands, kitty)
     assert h.legal_actions() == ["farmers 1", "pass"]
     h.apply_action("farmers 1")
-    assert sorted(card_names(h.hands[1]).split()) == sorted("KS QS TC TH 9S".split())
+    assert sorted(card_names(h.play.hands[1]).split()) == sorted("KS QS TC TH 9S".split())
 
 
 def test_farmers_no_call():
@@ -572,8 +572,8 @@ def test_partners_best():
     assert h.current_player() == 1
     assert "give AH" in h.legal_actions() and len(h.legal_actions()) == 6
     h.apply_action("give 9D")
-    assert sorted(card_names(h.hands[1]).split()) == sorted("AC TD JD QD AH".split())
-    assert sorted(card_names(h.hands[3]).split()) == sorted("QH KH 9S TS 9D".split())
+    assert sorted(card_names(h.play.hands[1]).split()) == sorted("AC TD JD QD AH".split())
+    assert sorted(card_names(h.play.hands[3]).split()) == sorted("QH KH 9S TS 9D".split())
     assert playing(h) and h.current_player() == 1
     # Plain alone: no exchange.
     h = deck_order_hand("classic", {"partners_best": True}, ["order alone", "discard 9C"])
@@ -763,7 +763,7 @@ def test_five_four_eights():
     refused(g, "partner 8C", "not in this deck")
     h = Hand(r1, 0, cards=True)
     h.deal(list(r1.deck))
-    assert len(h.kitty) == 5 and [len(x) for x in h.hands] == [5] * 5
+    assert len(h.play.kitty) == 5 and [len(x) for x in h.play.hands] == [5] * 5
 
 
 # ----- game-end options -------------------------------------------------------
@@ -857,9 +857,9 @@ def test_ultimate_twos_and_threes():
                        "3C 3H 2S HJ LJ 6S 5S 4S 3S 2D"))
     assert h.current_player() == 0 and h.legal_actions() == ["twos 0", "pass"]
     h.apply_action("twos 0")
-    assert sorted(card_names(h.hands[0]).split()) == sorted("AS KS QS JS TS 9S 8S 7S 4S 3S 2D".split())
-    assert card_names(h.kitty[:7]) == "3C 3H 2S HJ LJ 6S 5S"
-    assert sorted(card_names(h.kitty[7:]).split()) == ["2C", "2H", "3D"]
+    assert sorted(card_names(h.play.hands[0]).split()) == sorted("AS KS QS JS TS 9S 8S 7S 4S 3S 2D".split())
+    assert card_names(h.play.kitty[:7]) == "3C 3H 2S HJ LJ 6S 5S"
+    assert sorted(card_names(h.play.kitty[7:]).split()) == ["2C", "2H", "3D"]
     assert h.current_player() == 1 and h.legal_actions() == ["pass", "order"]
     # Table mode: recorded, no score effect, once per hand.
     g = play("ultimate", {}, ["up H", "twos 2"])

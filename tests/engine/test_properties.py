@@ -223,8 +223,8 @@ def expected_points(spec, h, t):
     # Calling variants: the partner is whoever played the called card,
     # unless that was the maker or nobody.
     partner = -1
-    if not t.intent_alone and t.partner_card in h.played:
-        s = played_by(h)[bytes(h.played).index(t.partner_card)]
+    if not t.intent_alone and t.partner_card in h.play.played:
+        s = played_by(h)[bytes(h.play.played).index(t.partner_card)]
         if s != m:
             partner = s
     makers = [m] + ([partner] if partner >= 0 else [])
@@ -279,14 +279,14 @@ def end_condition(spec, scores):
 # Per-step checks (card mode).
 
 def check_cards(spec, h):
-    hands = h.hands
-    allc = [c for hand in hands for c in hand] + list(h.kitty) + list(h.played)
+    hands = h.play.hands
+    allc = [c for hand in hands for c in hand] + list(h.play.kitty) + list(h.play.played)
     assert sorted(allc) == spec.deck, "cards lost or duplicated"
-    k = len(h.trick)
-    assert list(h.trick) == list(h.played[len(h.played) - k:])
+    k = len(h.play.trick)
+    assert list(h.play.trick) == list(h.play.played[len(h.play.played) - k:])
     assert sum(h.tricks) == h.tricks_played
     active = spec.n - sum(h.out)
-    assert len(h.played) == h.tricks_played * active + k
+    assert len(h.play.played) == h.tricks_played * active + k
     if h.phase == P_PLAY:
         by = played_by(h)
         for s in range(spec.n):
@@ -301,9 +301,9 @@ def check_legal(spec, h, t):
     legal = h.legal_ids()
     if p == P_PLAY:
         seat = h.current_player()
-        hand = h.hands[seat]
-        if h.trick:
-            led = spec.eff(h.trick[0], h.trump)
+        hand = h.play.hands[seat]
+        if h.play.trick:
+            led = spec.eff(h.play.trick[0], h.trump)
             want = [c for c in hand if spec.eff(c, h.trump) == led] or list(hand)
         else:
             want = list(hand)
@@ -311,7 +311,7 @@ def check_legal(spec, h, t):
         assert all(A.kind_of(a) == A.PLAY for a in legal)
     elif p in (P_DISCARD, P_GIVE, P_GIVEBACK):
         seat = h.current_player()
-        assert sorted(A.arg_of(a) for a in legal) == sorted(h.hands[seat])
+        assert sorted(A.arg_of(a) for a in legal) == sorted(h.play.hands[seat])
         if p == P_DISCARD:
             assert seat == h.dealer
     elif p == P_BID2:
@@ -324,13 +324,13 @@ def check_legal(spec, h, t):
             assert A.PASS not in legal, "stick the dealer"
     elif p == P_DECLARE:
         seat = h.current_player()
-        want = declarations(spec, h.hands[seat], seat, t)
+        want = declarations(spec, h.play.hands[seat], seat, t)
         assert want, "only seats that can declare are asked"
         assert sorted(legal) == sorted(want + [A.PASS])
     elif p == P_THROWIN:
         seat = h.current_player()
         assert sorted(legal) == sorted([A.action(A.THROWIN, seat), A.PASS])
-        for c in h.hands[seat]:
+        for c in h.play.hands[seat]:
             # 000: no ace, no face card, no trump.
             assert c % 13 < 9 and c not in spec.perm and spec.eff(c, h.trump) != h.trump
     if p in (P_BID1, P_BID2) and t.farmer >= 0 and spec.options.get("farmers_no_call"):
@@ -365,9 +365,9 @@ def check_applied(spec, h, t, a, seat, hand_before, kitty_before):
         # 002: three 2s/3s for the bottom three kitty cards.
         at = 1 if kind == A.FARMERS else len(kitty_before) - 3
         took = kitty_before[at:at + 3]
-        gave = [c for c in hand_before if c not in h.hands[seat]]
-        assert sorted(h.hands[seat]) == sorted([c for c in hand_before if c not in gave] + took)
-        assert sorted(gave) == sorted(h.kitty[at:at + 3]) and len(gave) == 3
+        gave = [c for c in hand_before if c not in h.play.hands[seat]]
+        assert sorted(h.play.hands[seat]) == sorted([c for c in hand_before if c not in gave] + took)
+        assert sorted(gave) == sorted(h.play.kitty[at:at + 3]) and len(gave) == 3
         ok = "9" if spec.options.get("farmers_nines_only") else "9T"
         if kind == A.TWOS:
             ok = "23"
@@ -379,7 +379,7 @@ def check_applied(spec, h, t, a, seat, hand_before, kitty_before):
         else:
             assert h.trump == t.up_suit, "order makes the upcard's suit trump"
         if kind == A.ORDER and not h.out[h.dealer]:
-            assert h.upcard in h.hands[h.dealer], "the dealer takes the upcard"
+            assert h.upcard in h.play.hands[h.dealer], "the dealer takes the upcard"
         if flag and spec.teams:
             for p in range(seat & 1, spec.n, 2):
                 assert h.out[p] == (p != seat), "a lone maker's partners sit out"
@@ -387,10 +387,10 @@ def check_applied(spec, h, t, a, seat, hand_before, kitty_before):
         # 000: the turned card's suit is trump, the dealer is the bidder.
         assert arg not in spec.perm and arg in hand_before
         assert h.trump == arg // 13 and h.maker == h.dealer
-        assert h.upcard in h.hands[h.dealer]
+        assert h.upcard in h.play.hands[h.dealer]
     elif kind == A.DISCARD:
-        assert h.kitty[-1] == arg and arg not in h.hands[h.dealer]
-        assert len(h.kitty) == len(kitty_before) + 1
+        assert h.play.kitty[-1] == arg and arg not in h.play.hands[h.dealer]
+        assert len(h.play.kitty) == len(kitty_before) + 1
     elif kind == A.DEFEND and arg != A.NOBODY:
         assert h.out[(arg + 2) % 4], "the lone defender's partner sits out"
 
@@ -459,12 +459,12 @@ def play_cards(config, seed, stats=None):
         a = legal[rnd.randrange(len(legal))]
         note_action(spec, g, h, t, a)
         seat = h.current_player()
-        trick = list(h.trick)
+        trick = list(h.play.trick)
         trick_seats = t.seats[len(t.seats) - len(trick):]
         done_tricks = h.tricks_played
         playing = h.phase == P_PLAY
-        hand_before = list(h.hands[seat if seat >= 0 else h.dealer])
-        kitty_before = list(h.kitty)
+        hand_before = list(h.play.hands[seat if seat >= 0 else h.dealer])
+        kitty_before = list(h.play.kitty)
         scores_before, dealer_before = list(g.scores), g.dealer
         undo = rnd.random() < undo_chance
         before = fingerprint(g) if undo else None
@@ -473,9 +473,9 @@ def play_cards(config, seed, stats=None):
         check_applied(spec, h, t, a, seat, hand_before, kitty_before)
         if playing:
             card = A.arg_of(a)
-            assert card in hand_before and card not in h.hands[seat]
+            assert card in hand_before and card not in h.play.hands[seat]
             t.seats.append(seat)
-            assert h.played[-1] == card and played_by(h) == t.seats
+            assert h.play.played[-1] == card and played_by(h) == t.seats
             if not trick:
                 if done_tricks == 0:
                     assert seat == expected_leader(spec, h, t), "trick 1 leader"

@@ -245,8 +245,8 @@ def card_hand(variant, hands, kitty, bids, opts=None, dealer=0):
 
 
 def snapshot(h):
-    return (h.events, h.current_player(), h.legal_actions(), list(h.trick),
-            [list(x) for x in h.hands], bytes(h.tricks))
+    return (h.events, h.current_player(), h.legal_actions(), list(h.play.trick),
+            [list(x) for x in h.play.hands], bytes(h.tricks))
 
 
 def test_card_left_bower_follows_trump():
@@ -516,12 +516,12 @@ def test_card_three_handed_maker_against_two():
     # top five trumps and takes every trick: a march, 3 points.
     h = card_hand("three", ["9C TC QC KC AC", "JH JD AH KH QH", "9S TS QS KS AS"],
                   "9H TH", ["order", "discard 9C"])
-    assert len(h.kitty) == 9 and h.maker == 1 and h.trump == 2
+    assert len(h.play.kitty) == 9 and h.maker == 1 and h.trump == 2
     assert h.current_player() == 1 and h.active_seats() == [0, 1, 2]
     h.apply_action("JH")
-    assert len(h.trick) == 1 and h.current_player() == 2
+    assert len(h.play.trick) == 1 and h.current_player() == 2
     _play_out(h, 1, ["JD", "AH", "KH", "QH"])
-    assert list(h.tricks) == [0, 5, 0] and len(h.played) == 15
+    assert list(h.tricks) == [0, 5, 0] and len(h.play.played) == 15
     assert h.returns() == [0, 3, 0] and h.outcome == "march"
 
 
@@ -547,7 +547,7 @@ def test_card_six_handed_lone_maker_partners_sit_out():
     assert h.active_seats() == [0, 1, 2, 4]
     assert h.current_player() == 1
     _play_out(h, 1, ["JH", "JD", "AH", "KH", "QH"])
-    assert len(h.played) == 20, "four cards a trick"
+    assert len(h.play.played) == 20, "four cards a trick"
     assert h.returns() == [0, 5, 0, 5, 0, 5] and h.outcome == "lone_march"
 
 
@@ -574,7 +574,7 @@ def test_card_two_handed_non_dealer_leads():
     assert h.maker == 0 and h.trump == 0
     assert h.current_player() == 0 and h.legal_actions()[0].startswith("discard")
     h.apply_action("discard QC")
-    assert len(h.kitty) == 22
+    assert len(h.play.kitty) == 22
     assert h.current_player() == 1, "the non-dealer leads"
     h.apply_action("AS")
     assert h.current_player() == 0

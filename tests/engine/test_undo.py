@@ -22,8 +22,8 @@ def snapshot(g):
     """Everything observable about a game's state."""
     h = g.hand
     cards = None
-    if g.cards and not g.is_terminal() and h.hands is not None:
-        cards = ([list(x) for x in h.hands], list(h.kitty), list(h.played), list(h.trick))
+    if g.cards and not g.is_terminal() and h.play.hands is not None:
+        cards = ([list(x) for x in h.play.hands], list(h.play.kitty), list(h.play.played), list(h.play.trick))
     return (fingerprint(g), list(g.scores), g.events(), g.dealer, g.hand_no,
             g.legal_actions(), g.current_player(), g.is_terminal(), g.result, cards)
 
@@ -133,7 +133,7 @@ def test_undo_card_mode_across_hands():
         snaps.append(snapshot(g))
     assert g.hand_no >= 2, "the game went past a hand boundary"
     undo_to_start(g, snaps)
-    assert g.hand.phase == 0 and g.hand.hands is None
+    assert g.hand.phase == 0 and g.hand.play.hands is None
 
 
 def test_undo_a_deal_then_deal_again():
@@ -141,11 +141,11 @@ def test_undo_a_deal_then_deal_again():
     start = snapshot(g)
     g.apply(DEAL1)
     dealt = snapshot(g)
-    assert card_name(g.hand.kitty[0]) == "JS"  # the upcard
+    assert card_name(g.hand.play.kitty[0]) == "JS"  # the upcard
     g.undo()
     assert snapshot(g) == start
     g.apply(DEAL2)
-    assert card_name(g.hand.kitty[0]) == "QC" and g.events() == [DEAL2]
+    assert card_name(g.hand.play.kitty[0]) == "QC" and g.events() == [DEAL2]
     g.undo()
     g.apply(DEAL1)
     assert snapshot(g) == dealt

@@ -262,7 +262,7 @@ def test_a_card_mode_game_resumes_from_its_checkpoints():
         if len(inputs) % 11 == 0:
             s = boot(fs.reboot())
             r = s.resume()
-            assert observe(r[0]) == observe(g) and r[0].hand.hands == g.hand.hands
+            assert observe(r[0]) == observe(g) and r[0].hand.play.hands == g.hand.play.hands
             g = r[0]
     assert len(inputs) > 50 and boot(fs.reboot()).resume() is None
     replayed, dropped = log.loads(bytes(fs.files[LOG]).decode())

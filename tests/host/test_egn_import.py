@@ -66,8 +66,8 @@ def hands_of(log_text):
     out = []
     for rec in replay(log_text).hands:
         h = rec.hand
-        dealt = [frozenset(card_name(c) for c in h.dealt[s * 5:(s + 1) * 5]) for s in range(4)] \
-            if h.dealt else None
+        dealt = [frozenset(card_name(c) for c in h.play.dealt[s * 5:(s + 1) * 5]) for s in range(4)] \
+            if h.play else None
         out.append((dealt, h.maker, h.trump, h.alone, list(h.tricks), list(h.points)))
     return out
 
@@ -127,7 +127,7 @@ def to_v10(doc, kitties=None):
 
 def kitties_of(g):
     """Per hand of ``g``: the three cards under the upcard, EGN names."""
-    return [[egn.cards.egn_card(c) for c in rec.hand.dealt[21:24]] for rec in replay(elog.dumps(g)).hands]
+    return [[egn.cards.egn_card(c) for c in rec.hand.play.dealt[21:24]] for rec in replay(elog.dumps(g)).hands]
 
 
 def load(doc):

@@ -237,7 +237,7 @@ def _deal(number: int, rec, g, before: list) -> dict:
     init: dict = {"dealer": h.dealer, "upCard": up}
     if g.cards:
         k = h.rules.hand_size
-        init["playerCards"] = [[egn_card(c) for c in h.dealt[s * k:(s + 1) * k]] for s in range(h.n)]
+        init["playerCards"] = [[egn_card(c) for c in h.play.dealt[s * k:(s + 1) * k]] for s in range(h.n)]
 
     calls, discard, gives = [], None, []
     for phase, ev in rec.events:
@@ -269,9 +269,9 @@ def _deal(number: int, rec, g, before: list) -> dict:
         # sender: from the kitty) and puts three 9s/10s back there, which
         # EGN has no receiver for: noted.
         base = h.n * h.rules.hand_size
-        taken = h.dealt[base + 1:base + 4]
+        taken = h.play.dealt[base + 1:base + 4]
         k = h.rules.hand_size
-        back = [c for c in h.dealt[h.farmer * k:(h.farmer + 1) * k] if c in h.kitty and c != discard]
+        back = [c for c in h.play.dealt[h.farmer * k:(h.farmer + 1) * k] if c in h.play.kitty and c != discard]
         exchanges.append({"receiver": h.farmer, "cards": [egn_card(c) for c in taken]})
         note(0, f"{NOTE}farmer's hand: seat {h.farmer} ({g.players[h.farmer]}) put "
                 f"{' '.join(egn_card(c) for c in back)} back in the kitty")
@@ -296,9 +296,9 @@ def _deal(number: int, rec, g, before: list) -> dict:
     if notes:
         bid["callAnnotations"] = notes
     phases = [bid]
-    if g.cards and len(h.played):
+    if g.cards and len(h.play.played):
         per = h.n - sum(h.out)
-        cards = [egn_card(c) for c in h.played]
+        cards = [egn_card(c) for c in h.play.played]
         phases.append({"phaseNumber": 1, "type": "TRICK_PLAY",
                        "tricks": [cards[i:i + per] for i in range(0, len(cards), per)]})
     return {"dealNumber": number, "initialState": init, "phases": phases}
