@@ -979,7 +979,8 @@ def heap_run(fw: Path, keys: str, tmp: Path) -> dict:
     for line in proc.stdout.splitlines():
         q = re.match(r"qstr pool: n_pool=(\d+), n_qstr=(\d+)", line)
         if q:
-            out["qstr" if "base" not in out or "qstr_base" in out else "qstr_base"] = (int(q[1]), int(q[2]))
+            # (printed after the base, then after the last press)
+            out["qstr" if "qstr_base" in out else "qstr_base"] = (int(q[1]), int(q[2]))
             continue
         f = line.split()
         if not f or f[0] != "HEAP":

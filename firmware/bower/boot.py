@@ -73,8 +73,7 @@ def boot(st, r):
 def reset(st, e):
     # The settings were reset (``e``: why): the user is told, and they are
     # written (with no room, the defaults hold until a setting is saved).
-    from bower.prefs import save
-    from bower.prefs import room, full
+    from bower.prefs import full, room, save
     st.warnings.append("settings reset: file " + e)
     try:
         room(st, save, st)

@@ -43,6 +43,18 @@ def boot(fs):
     return App(Store("/", fs=fs, device="e6614c31"), {})
 
 
+def _games(s, n):
+    # ``n`` one-hand Classic games recorded on store ``s``, each finished; the last.
+    from euchre import Game, Rules
+    for _ in range(n):
+        g = Game(Rules("classic", winning_score=1), ["Ann", "Bob", "Cy", "Di"], dealer=0)
+        s.new_game(g, started=1750000000)
+        for e in ("up H", "pass", "order", "tricks 3"):
+            g.apply(e)
+            s.record(g, e)
+    return g
+
+
 def test_the_rules_are_built_while_the_variant_menu_waits_and_once_per_setup(monkeypatch):
     # (the setup's menus, bower.newgame, imported afresh by the app with the
     # counting Rules: other tests may have loaded, dropped or reloaded it)
@@ -193,16 +205,9 @@ def test_the_archive_moves_wait_for_home_not_the_game_over_screen():
     # Moving older games to the archive commits to the games directory; on
     # the game-over screen that would leave littlefs a compaction of it for
     # the press that leaves the screen. They wait for Home.
-    from euchre import Game, Rules
-
     fs = FakeFS()
     s = Store("/", fs=fs, device="e6614c31")
-    for _ in range(2):
-        g = Game(Rules("classic", winning_score=1), ["Ann", "Bob", "Cy", "Di"], dealer=0)
-        s.new_game(g, started=1750000000)
-        for e in ("up H", "pass", "order", "tricks 3"):
-            g.apply(e)
-            s.record(g, e)
+    g = _games(s, 2)
     assert "/games/g0001.log" in fs.files
     app = App(s, {})
     app.game = g                             # the game-over screen of g0002
@@ -217,16 +222,9 @@ def test_a_boot_to_home_moves_the_older_games_to_past_when_idle(monkeypatch):
     # After a boot the older games in the games directory go to past/ while
     # the home screen waits, whether or not anything loaded bower.past yet
     # (a fresh device has not: the boot's code is bower.boot).
-    from euchre import Game, Rules
-
     fs = FakeFS()
     s = Store("/", fs=fs, device="e6614c31")
-    for _ in range(3):
-        g = Game(Rules("classic", winning_score=1), ["Ann", "Bob", "Cy", "Di"], dealer=0)
-        s.new_game(g, started=1750000000)
-        for e in ("up H", "pass", "order", "tricks 3"):
-            g.apply(e)
-            s.record(g, e)
+    _games(s, 3)
     s.close()
     monkeypatch.delitem(sys.modules, "bower.past")
     s = Store("/", fs=fs.reboot(), device="e6614c31")
