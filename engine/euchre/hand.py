@@ -225,7 +225,9 @@ class Hand:
         else:
             # Only reached when the dealer may pass (no stick the dealer) or
             # sits out of the bidding as a farmer (003).
-            self._over(THROWN_IN, "all_passed")
+            # (Option same_dealer, two-handed: "deal may stay with the same
+            # dealer", docs/RULES.md [24-card two].)
+            self._over(REDEAL if self.rules.same_dealer else THROWN_IN, "all_passed")
 
     def _make_trump(self, seat, trump, flag, picked_up):
         r = self.rules
@@ -484,7 +486,7 @@ def _quick(h, k, x, flag):
         if h.rules.std:
             h._over(THROWN_IN, "throw_in")
         else:
-            h._over(THROWN_IN, "all_passed")
+            h._over(REDEAL if h.rules.same_dealer else THROWN_IN, "all_passed")
         return
     from euchre import quick
     a = quick.apply(h, k, x, flag)

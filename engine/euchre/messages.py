@@ -16,6 +16,7 @@ _TEXT = {
     "value": "%s must be one of %r, not %r",
     "farmers": "farmers_nines_only and farmers_no_call require farmers",
     "raise_target": "play_on and raise_target are two ways to end a tie: choose one",
+    "joker": "joker (one joker) and jokers (both) are two decks: choose one",
     "round": "%s is a club round's option: it requires round_hands",
     "round_variant": "a club round is Classic Euchre, not %s",
     "deck": "deck of %d cannot deal %d hands of %d in packets %r",
@@ -33,7 +34,8 @@ _TEXT = {
     "amend_when": "a hand is amended between hands or once the game is over, not during hand %d",
     "amend_which": "no finished hand %d to amend (hands 1 to %d are finished)",
     "amend_restored": "amending hand %d needs the game's earlier hands: replay the whole log",
-    "amend_redeal": "hand %d was dealt again (a misdeal): its dealer dealt the next hand too, so it stays as it was",
+    "amend_redeal": ("hand %d was dealt again (a misdeal, or all passed with same_dealer): its dealer dealt the "
+                     "next hand too, so it stays as it was"),
     "amend_accepted": "the round's result is accepted: undo the acceptance, amend, and accept it again",
     "amend_quick": "an amended hand is entered as quick score: who made trump (quick N, quick none), then how it ended",
     "undo_start": "nothing to undo: this is the start of the game",

@@ -23,6 +23,8 @@ OPTION_LABELS = {
     "misdeal_passes": "Misdeal passes left",
     "raise_target": "Both reach: target +10",
     "no_late_loners": "No loners at 8 or 9",
+    "lone_euchre_4": "Euchred loner gives 4",
+    "same_dealer": "All pass: same dealer",
     "round_hands": "Club round: hands",
     "lone_march": "Club: lone march",
     "set_loner": "Club: set loner",

@@ -38,13 +38,14 @@ OPTIONS = dict(
     farmers_no_call=_B, partners_best=_B, ace_no_face=_B,
     joker=_B, renege_deduct=_B, jokers=_B, four_eights=_B,
     alternate_ending=_B, play_on=_B, min_rank=(9, 7), march=(2, 3), alone=_B,
-    misdeal_passes=_B, raise_target=_B, no_late_loners=_B)
+    misdeal_passes=_B, raise_target=_B, no_late_loners=_B, lone_euchre_4=_B, same_dealer=_B)
 # Options every variant takes that came after the game logs began (issue
 # 36), each off by default: ``Rules.options`` (and so a game's log) holds
 # one only when it is on, so a game without it logs, replays and costs the
 # device what it did before. A variant's own later options are its
-# ``later`` (Three-Handed's raise_target; Classic's and Six-Handed's
-# no_late_loners), kept the same way.
+# ``later`` (Three-Handed's raise_target and joker; Classic's and
+# Six-Handed's no_late_loners and lone_euchre_4, Six-Handed's joker;
+# Two-Handed's same_dealer), kept the same way.
 LATER = ("misdeal_passes",)
 # (min_rank and alone are also fields of every variant, below: a variant
 # that has them as options sets them, the others keep their own.)
@@ -68,7 +69,7 @@ VARIANTS = {
     # 002 (second part), 003, 004
     "classic": dict(
         title="Classic Euchre",
-        perm_upcard="dealer_names", later=("no_late_loners",),
+        perm_upcard="dealer_names", later=("no_late_loners", "lone_euchre_4"),
         score=(1, 2, 1, 4, 3, 0, 2, 4, 2, 4),
         options=dict(winning_score=10, std=False, canadian=False,
                      loner_lead="LEFT_OF_DEALER", defend_alone=False,
@@ -193,6 +194,12 @@ class Rules:
             self.std = True
         if (self.farmers_nines_only or self.farmers_no_call) and not self.farmers:
             raise ValueError(error_text("farmers"))
+        if self.joker and self.jokers:
+            raise ValueError(error_text("joker"))   # (Six-Handed: one joker or both)
+        if self.lone_euchre_4:
+            # The Laws of Euchre (1888), law 3: a euchred lone player's
+            # adversaries score four (docs/RULES.md [Laws]).
+            self.set_loner = 4
         if self.play_on:
             if self.raise_target:
                 raise ValueError(error_text("raise_target"))

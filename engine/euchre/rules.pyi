@@ -61,6 +61,8 @@ class Rules:
     misdeal_passes: bool
     raise_target: bool
     no_late_loners: bool
+    lone_euchre_4: bool
+    same_dealer: bool
     joker: bool
     renege_deduct: bool
     jokers: bool

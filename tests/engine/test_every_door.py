@@ -226,7 +226,8 @@ def test_every_hand_call_refuses_nonsense_and_changes_nothing(variant, cards, se
        options=st.one_of(st.none(), JUNK),
        kw=st.dictionaries(st.sampled_from(["std", "winning_score", "joker", "jokers", "play_on", "farmers",
                                            "loner_lead", "min_rank", "march", "alone", "misdeal_passes",
-                                           "raise_target", "no_late_loners", "bogus"]),
+                                           "raise_target", "no_late_loners", "lone_euchre_4", "same_dealer",
+                                           "bogus"]),
                           JUNK, max_size=3),
        players=st.one_of(st.none(), JUNK, st.lists(st.one_of(st.text(max_size=4), JUNK), max_size=6)),
        dealer=st.one_of(st.integers(-2, 6), JUNK), header=st.one_of(JUNK, st.fixed_dictionaries(

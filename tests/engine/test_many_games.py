@@ -32,13 +32,14 @@ GAMES = {"classic": 1000, "five": 1000, "callpartner": 1000, "ultimate": 1000, "
          "six": 1000, "two": 1000}
 # Options that change the deck or who plays, so that each run covers them.
 OPTIONS = {"classic": ({}, {"joker": True, "defend_alone": True, "partners_best": True},
-                       {"no_late_loners": True, "canadian": True}),
+                       {"no_late_loners": True, "canadian": True, "lone_euchre_4": True}),
            "five": ({}, {"jokers": True, "four_eights": True}),
            "callpartner": ({}, {"std": True}),
            "ultimate": ({},),
-           "three": ({}, {"min_rank": 7, "alone": True}, {"raise_target": True, "winning_score": 5}),
-           "six": ({}, {"jokers": True}, {"no_late_loners": True}),
-           "two": ({}, {"min_rank": 9, "joker": True})}
+           "three": ({}, {"min_rank": 7, "alone": True, "joker": True}, {"raise_target": True, "winning_score": 5},
+                     {"joker": True}),
+           "six": ({}, {"jokers": True}, {"no_late_loners": True, "lone_euchre_4": True}, {"joker": True}),
+           "two": ({}, {"min_rank": 9, "joker": True}, {"same_dealer": True})}
 
 
 def _cards_accounted_for(g, deck):
