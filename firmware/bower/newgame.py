@@ -156,7 +156,9 @@ _HELP = {"next": "Choose players, then dealer",
          "alone": "The maker may go alone",
          "misdeal_passes": "Misdeal: the deal passes left",
          "raise_target": "Tie at target: it goes up 10",
-         "no_late_loners": "No loners 2 short of target"}
+         "no_late_loners": "No loners 2 short of target",
+         "lone_euchre_4": "Loner euchred: 4 to defenders",
+         "same_dealer": "All pass: same dealer again"}
 
 
 def _option_pick(app, k):
@@ -195,13 +197,15 @@ def _next_value(st, opts, k, app):
         _rules(st["variant"], opts)
     except ValueError:
         # An option combination the rules refuse (the farmers' sub-options
-        # without farmers; play on and raise_target, two ends of a tie):
+        # without farmers; play on and raise_target, two ends of a tie;
+        # Six-Handed's joker and jokers, two decks):
         # keep the value it had, and say why.
         opts[k] = allowed[i] if i >= 0 else opts[k]
         if k in later and not opts[k]:
             del opts[k]
         app.notify("Sub-options on: turn off first" if k == "farmers" else
-                   "Turn Farmers on first" if k[:7] == "farmers" else "Play on or Tie +10: one")
+                   "Turn Farmers on first" if k[:7] == "farmers" else
+                   "Joker or Jokers: one" if k[:5] == "joker" else "Play on or Tie +10: one")
 
 
 def players_menu(app):

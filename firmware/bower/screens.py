@@ -26,7 +26,7 @@ SHORT = {"winning_score": "Play to", "std": "Stick dealer", "canadian": "Canadia
          "round_hands": "Round hands", "lone_march": "Lone march", "set_loner": "Set loner",
          "renege_points": "Renege pts", "min_rank": "Lowest card", "march": "March pts",
          "alone": "Going alone", "misdeal_passes": "Misdeal pass", "raise_target": "Tie +10",
-         "no_late_loners": "No lone 8-9"}
+         "no_late_loners": "No lone 8-9", "lone_euchre_4": "Set loner 4", "same_dealer": "Pass: redeal"}
 # An option that means something else in one variant: its name and help
 # there (Six-Handed's jokers are added, not in place of Five-Handed's 2s).
 OWN = {("six", "jokers"): ("Jokers", "Adds both jokers as top trumps")}

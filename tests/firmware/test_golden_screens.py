@@ -108,6 +108,13 @@ SCENARIOS.update({
     "preset_dealer": lambda: _keys(_with_presets(), "oo"),
     # Classic's no_late_loners (issue 36) on its options screen.
     "options_no_late_loners_on": lambda: _path(Driver(), ["new", "classic", "no_late_loners"]),
+    # Issue 36's joker (Three-, Six-Handed), same_dealer (Two-Handed),
+    # lone_euchre_4 (Classic, Six-Handed): tests/firmware/test_more_options_ui.py.
+    "options_joker_three": lambda: _path(Driver(), ["new", "three", "joker"]),
+    "options_joker_jokers_six": lambda: _path(Driver(), ["new", "six", "jokers", "joker"]),
+    "same_dealer_two": lambda: drive("two", ["up H", "pass", "pass", "pass", "pass"], {"same_dealer": True}),
+    "rules_lone_euchre_six": lambda: _keys(_path(_keys(drive("six", [], {"lone_euchre_4": True, "joker": True}), "O"),
+                                                 ["rules"]), "dddd"),
     "scores_raised_three": lambda: _menu_scores(drive(
         "three", ["up H", "order", "tricks 0", "up H", "pass", "pass", "order", "tricks 2",
                   "up H", "pass", "order", "tricks 1"], {"winning_score": 5, "raise_target": True})),

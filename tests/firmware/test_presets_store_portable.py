@@ -140,9 +140,10 @@ BAD = (
     ({"variant": "euchre9"}, "variant 'euchre9': not one Bower has"),
     ({"variant": "5-handed"}, "not one Bower has"),     # (an alias: the host's)
     ({"variant": 3}, "not one Bower has"),
-    ({"options": {"jokers": True}}, "Three-Handed Euchre has no option 'jokers' (options: alone, march, "
-     "min_rank, misdeal_passes, play_on, raise_target, std, winning_score)"),
+    ({"options": {"jokers": True}}, "Three-Handed Euchre has no option 'jokers' (options: alone, joker, "
+     "march, min_rank, misdeal_passes, play_on, raise_target, std, winning_score)"),
     ({"options": {"no_late_loners": True}}, "Three-Handed Euchre has no option 'no_late_loners'"),   # (Classic's)
+    ({"options": {"lone_euchre_4": True}}, "Three-Handed Euchre has no option 'lone_euchre_4'"),     # (Classic's)
     ({"options": {"raise_target": True, "play_on": True}}, "play_on and raise_target"),
     ({"options": {"stick_the_dealer": True}}, "has no option 'stick_the_dealer'"),   # (a long name: the host's)
     ({"options": {"round_hands": 8}}, "has no option 'round_hands'"),   # (a club round's: not a preset's)
