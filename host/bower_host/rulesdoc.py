@@ -27,6 +27,10 @@ _LATE = ("A side within 2 points of the target (8 or 9 in a game to 10) may not 
          "still make trump together, and Canadian's dealer's partner then orders up with the dealer.",
          "[igl] (\"NO LONERS ON 8 OR 9\", its games to 10)")
 
+#: A euchred loner gives 4: Classic's and Six-Handed's, one text.
+_SET4 = ("A lone maker who is euchred gives the defenders 4 points instead of 2.",
+         "[Laws] (law 3; `seeds/003_...` says 2, the default)")
+
 #: Misdeal pass: every variant's (euchre.rules LATER), one text.
 _MISDEAL = ("A misdeal passes the deal to the left instead of the same dealer dealing again (every variant "
             "has this option).", "[Laws] (law 41)")
@@ -66,6 +70,7 @@ TEXT: dict[str, dict[str, tuple[str, str]]] = {
                           "side.", "`seeds/004_...`"),
         "misdeal_passes": _MISDEAL,
         "no_late_loners": _LATE,
+        "lone_euchre_4": _SET4,
     },
     "five": {
         "winning_score": _target(10, "`seeds/000_...`"),
@@ -99,6 +104,8 @@ TEXT: dict[str, dict[str, tuple[str, str]]] = {
         "raise_target": ("when two or more players have reached the target after a hand, the target goes up by 10 "
                          "and play goes on (not with play_on)",
                          "[searchamateur] (written for two players, where only one scores a hand)"),
+        "joker": ("a joker in the deck (25 cards; 33 with the 7s), the highest trump; turned up, the dealer names "
+                  "its suit", "[rule6] (25) / [kct] (33)"),
     },
     "six": {
         "winning_score": _target(10, "[ref6b]"),
@@ -106,6 +113,9 @@ TEXT: dict[str, dict[str, tuple[str, str]]] = {
         "std": ("stick the dealer", "[ref6a] (bidding as the four-handed game)"),
         "misdeal_passes": _MISDEAL,
         "no_late_loners": _LATE,
+        "joker": ("one joker in the deck (33 cards), the highest trump (not with jokers)", "[ref6b]"),
+        "lone_euchre_4": ("A lone maker who is euchred gives the defenders 4 points instead of 2.",
+                          "[Laws] (law 3), as [ref6a] scores the six-handed game as the four-handed one"),
     },
     "two": {
         "winning_score": _target(5, "[Cassell]"),
@@ -113,6 +123,8 @@ TEXT: dict[str, dict[str, tuple[str, str]]] = {
         "joker": ("the joker as the highest trump", "[Keller]"),
         "std": ("stick the dealer", "[24-card two]"),
         "misdeal_passes": _MISDEAL,
+        "same_dealer": ("when both players pass twice, the same dealer deals again (off: the other player deals)",
+                        "[24-card two] (\"depending on group, locality, and taste\"); off: [Keller]"),
     },
 }
 

@@ -130,7 +130,7 @@ def test_show_one_variant():
     rc, out, _ = bower("rules", "show", "--variant", "six", "--format", "json")
     assert rc == 0
     assert {r["option"] for r in json.loads(out)["options"]} == {"winning_score", "jokers", "std", "misdeal_passes",
-                                                               "no_late_loners"}
+                                                               "no_late_loners", "joker", "lone_euchre_4"}
     assert [r["label"] for r in json.loads(out)["options"] if r["option"] == "jokers"] == ["Jokers"]
     rc, out, _ = bower("rules", "show", "--variant", "ultimate")
     assert rc == 0 and [ln.split()[1] for ln in out.splitlines()[1:]] == ["winning_score", "misdeal_passes"]

@@ -132,6 +132,8 @@ def ruleset(rules: Rules) -> dict:
     march = best_march if rules.options.get("partners_best") else alone_march
     if march != 4:
         rs["loner_march_score"] = march
+    if rules.options.get("lone_euchre_4"):
+        rs["loner_euchred_score"] = 4     # (EGN's default: 2, as Bower's)
     return rs
 
 

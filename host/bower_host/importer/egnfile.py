@@ -20,7 +20,7 @@ from bower_host.importer.foreign import card_deal, foreign_table_deal, recover_h
 
 _GAME_ID = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_-]{0,63})/([A-Za-z0-9][A-Za-z0-9_.-]{0,63})$")
 # EGN ruleset keys Bower can only take at their default (the name, the default).
-_EGN_DEFAULTS = {"min_rank": 9, "num_deals": 0, "loner_euchred_score": 2, "go_under": False,
+_EGN_DEFAULTS = {"min_rank": 9, "num_deals": 0, "go_under": False,
                  "num_players": 4, "allow_no_trump": False, "fast_break": False, "four_trick_tokens": False}
 
 
@@ -155,6 +155,12 @@ def _rules(rs: dict) -> Rules:
         raise ImportProblem("the ruleset has no winning score: Bower's games are played to a target")
     opts = {k: rs[k] for k in egn.RULESET_OPTIONS if k in rs}
     opts["std"] = bool(rs.get("std", True))     # EGN's default: stick the dealer
+    set_loner = rs.get("loner_euchred_score", 2)
+    if set_loner == 4 and type(set_loner) is int:
+        opts["lone_euchre_4"] = True
+    elif set_loner != 2 or type(set_loner) is not int:
+        raise ImportProblem(f"the ruleset has loner_euchred_score: {set_loner!r}, a rule Bower does not play "
+                            "(Bower's Classic Euchre gives 2, or 4 with lone_euchre_4)")
     try:
         rules = Rules("classic", **opts)
     except ValueError as e:            # the engine's words: "winning_score must be ..."
