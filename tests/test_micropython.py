@@ -148,6 +148,7 @@ import bowerpak
 print("CHECK bad", bowerpak.mount(B + "/cut.pak", "/cut"), bowerpak.mount(B + "/junk.pak", "/junk"),
       bowerpak.mount(B + "/none.pak", "/none"))
 print("CHECK mounted", bowerpak.mount(B + "/lib/bower.pak", "/pak"))
+print("CHECK dropped", [n for n in ("mount", "builtins", "_open", "_BUILTINS") if hasattr(bowerpak, n)])
 # Only the pack (and the test fakes) can be imported now.
 sys.path[:] = ["/pak", %(fakes)r]
 import os
@@ -191,6 +192,7 @@ def test_the_deployed_pack_serves_every_import(tmp_path):
     checks = dict(re.findall(r"^CHECK (\w+) (.*)$", out, re.M))
     assert checks["bad"] == "False False False", out
     assert checks["mounted"] == "True", out
+    assert checks["dropped"] == "[]", out     # (the boot code given back once mounted)
     assert checks["stat"] == "16384 True", out
     assert checks["file"] == "/pak/bower/board.mpy /pak/bower/keys.mpy", out
     assert checks["ok"] == "60", out

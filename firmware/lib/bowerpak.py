@@ -64,36 +64,14 @@ class Pack:
     # The filesystem object vfs.mount() takes, with what imports and open()
     # call (stat, open): no listing, no chdir (nothing here needs them).
 
-    def __init__(self, path):
-        f = open(path, "rb")
-        try:
-            head = f.readline()
-            w = head.split()
-            if len(w) != 3 or w[0] != b"BPAK1":
-                raise ValueError("not a Bower pack")
-            n, d = int(w[1]), int(w[2])
-            ix = f.read(n)
-            f.seek(0, 2)
-            if len(ix) != n or f.tell() != len(head) + n + d:
-                raise ValueError("pack cut short")
-        except Exception:
-            f.close()
-            raise
+    def __init__(self, f, ix, n, d):
+        # (the file, its index, where its data starts, its folders: _open's;
+        # short names, which the firmware has interned already)
         self._f = f
-        self._ix = b"\n" + ix       # every entry starts with "\n"
-        self._base = len(head) + n
+        self._ix = ix        # every entry starts with "\n"
+        self._base = n
+        self._dirs = d
         self._last = (None, None)
-        # The folders (every prefix of a member's path), looked up by every
-        # import of a package ("bower") and of a module in one ("bower/ui").
-        d = []
-        for ln in ix.split(b"\n"):
-            p = ln.split(b" ")[0].decode()
-            i = p.find("/")
-            while i > 0:
-                if p[:i] not in d:
-                    d.append(p[:i])
-                i = p.find("/", i + 1)
-        self._dirs = tuple(d)
 
     def _find(self, path):
         # (offset in the file, length) of a member, or None. An import
@@ -142,6 +120,36 @@ class Pack:
         return _Member(self._f, e[0], e[1])
 
 
+def _open(path):
+    # (the open file, its index, where the data starts, the folders) of a
+    # pack; ValueError if it is not one, or cut short.
+    f = open(path, "rb")
+    try:
+        head = f.readline()
+        w = head.split()
+        if len(w) != 3 or w[0] != b"BPAK1":
+            raise ValueError("not a Bower pack")
+        n, d = int(w[1]), int(w[2])
+        ix = f.read(n)
+        f.seek(0, 2)
+        if len(ix) != n or f.tell() != len(head) + n + d:
+            raise ValueError("pack cut short")
+    except Exception:
+        f.close()
+        raise
+    # The folders (every prefix of a member's path), looked up by every
+    # import of a package ("bower") and of a module in one ("bower/ui").
+    dirs = []
+    for ln in ix.split(b"\n"):
+        p = ln.split(b" ")[0].decode()
+        i = p.find("/")
+        while i > 0:
+            if p[:i] not in dirs:
+                dirs.append(p[:i])
+            i = p.find("/", i + 1)
+    return f, b"\n" + ix, len(head) + n, tuple(dirs)
+
+
 # MicroPython's built-in modules that a file of the same name may extend
 # (json, os, ...) are looked for on every sys.path entry first, at every
 # `import` that runs, since a built-in gets no sys.modules entry: on the
@@ -165,10 +173,12 @@ def builtins():
 def mount(path="/lib/bower.pak", at="/pak"):
     # Mount the pack at ``at``, first on sys.path; False (nothing changed)
     # when there is no usable pack. Enters the built-ins in sys.modules too.
+    # Mounted, the pack gives back this boot code (firmware/DEVICE.md, 1):
+    # the app's heap keeps only what imports call, Pack and _Member.
     builtins()
     try:
         import vfs
-        p = Pack(path)
+        p = Pack(*_open(path))
     except Exception:
         return False
     try:
@@ -177,4 +187,7 @@ def mount(path="/lib/bower.pak", at="/pak"):
         p.umount()
         return False
     sys.path.insert(0, at)
+    g = globals()
+    for n in ("_open", "_BUILTINS", "builtins", "mount"):
+        del g[n]
     return True
