@@ -85,7 +85,8 @@ def test_refusals_leave_the_file_as_it_was(tmp_path):
 
 NAMES = st.sampled_from(["Fri", "Sat", "Kids", "", "A" * 13, "Ünï", "x\ty"])
 OPTION = st.sampled_from(["std", "canadian", "jokers", "joker", "winning_score=7", "winning_score=0",
-                          "loner_lead=LEFT_OF_LONER", "loner_lead=nope", "farmers", "farmers_no_call", "x=1"])
+                          "loner_lead=LEFT_OF_LONER", "loner_lead=nope", "farmers", "farmers_no_call", "x=1",
+                          "lone_euchre_4", "same_dealer"])
 STEP = st.one_of(
     st.tuples(st.just("add"), NAMES, st.sampled_from(["classic", "five", "three", "six", "two"]),
               st.lists(OPTION, max_size=3), st.one_of(st.none(), st.integers(-3, 120)), st.booleans()),
