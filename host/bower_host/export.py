@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from euchre import Rules
+from euchre.later import raised_target
 
 from bower_host.errors import CommandError
 from bower_host.db import replay
@@ -37,7 +38,7 @@ def _seat_no(s) -> int | str:
 
 def csv_rows(g: dict, hands: list[dict]) -> list[dict]:
     """One CSV row per finished hand: players by name and seat, the rule set,
-    target, first dealer and winner on every row, per-seat columns (see
+    the target the hand was played to, first dealer and winner on every row, per-seat columns (see
     host/EXPORTS.md). ``csvout`` escapes the text cells against formula injection."""
     rules = Rules(g["variant"], g["options"])
     winners = g["winners"] if g["finished"] and g["winners"] else []
@@ -48,8 +49,12 @@ def csv_rows(g: dict, hands: list[dict]) -> list[dict]:
             "winner": " & ".join(g["players"][s] for s in winners),
             "winner_seats": " ".join(str(s) for s in winners)}
     out = []
+    target = rules.winning_score
     for h in hands:
         row = dict(game)
+        row["target"] = target      # the points this hand was played to (raise_target moves them)
+        if rules.raise_target:
+            target = raised_target(h["scores"], target)
         row.update({"hand": h["number"], "dealer": _seat(g, h["dealer"]), "dealer_seat": h["dealer"],
                     "upcard": h["upcard"] or "", "up_suit": h["up_suit"] or "",
                     "maker": _seat(g, h["maker"]), "maker_seat": _seat_no(h["maker"]), "trump": h["trump"] or "",
@@ -82,6 +87,7 @@ def game_json(g: dict, hands: list[dict]) -> dict:
         "started": _iso(g["started"]), "finished": bool(g["finished"]), "result": g["result"],
         "winners": [names[s] for s in g["winners"]] if g["winners"] else [],
         "scores": g["scores"],
+        "target": rp.game.target or rp.game.rules.winning_score,   # (Game.target: raise_target's only)
         "initial_scores": list(rp.game.start or [0] * len(names)),
         "hands": [{"number": h["number"], "dealer": h["dealer"], "upcard": h["upcard"], "up_suit": h["up_suit"],
                    "maker": h["maker"], "trump": h["trump"], "alone": h["alone"],

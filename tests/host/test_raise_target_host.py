@@ -58,3 +58,29 @@ def test_demo_plays_with_it_and_refuses_it_where_it_cannot_be(bower, tmp_path):
     for args in (["--variant", "classic"], ["--variant", "three", "--option", "play_on"]):
         rc, out, err = bower("demo", *args, "--option", "raise_target", "--no-store", "--db", tmp_path / "x")
         assert rc != 0 and len((out + err).strip().splitlines()) == 1 and "raise_target" in out + err, (out, err)
+
+
+def test_the_exports_give_the_target_each_hand_was_played_to(bower, tmp_path):
+    # Raised to 15 after hand 3: hand 4 was played to 15, the game stands at 15.
+    import csv
+    import io
+    g = Game(Rules("three", {"winning_score": 5, "raise_target": True}), ["Ann", "Bob", "Cy"], dealer=0)
+    for e in TIE + ["up H", "pass", "order", "tricks 3"]:
+        g.apply(e)
+    assert g.target == 15 and not g.result
+    f = tmp_path / "g0001.log"
+    f.write_text(log.dumps(g, {"id": "g0001"}))
+    db = tmp_path / "bower.sqlite3"
+    rc, out, err = bower("import", f, "--device", "test", "--db", db)
+    assert rc == 0, (out, err)
+    rc, out, err = bower("export", "--db", db)
+    assert rc == 0, err
+    assert [r["target"] for r in csv.DictReader(io.StringIO(out))] == ["5", "5", "5", "15"]
+    rc, out, err = bower("export", "--format", "json", "--db", db)
+    assert rc == 0 and json.loads(out)["games"][0]["target"] == 15, err
+    # Without the option the target is the game's winning score throughout.
+    db2 = tmp_path / "plain.sqlite3"
+    rc, out, err = bower("import", _tied_log(tmp_path, on=False), "--device", "test", "--db", db2)
+    assert rc == 0, (out, err)
+    rc, out, err = bower("export", "--format", "json", "--db", db2)
+    assert rc == 0 and json.loads(out)["games"][0]["target"] == 5, err
