@@ -1,7 +1,7 @@
 """The club page on a phone and on a projector, laid out by a real headless
-Chromium (Debian's ``chromium``, driven over the DevTools protocol:
-tests/host/cdp.py) from a live ``bower club serve`` of a 30-table,
-120-player night.
+Chromium (Debian's ``chromium``, driven by Playwright: tests/host/webphone.py's
+``chromium``) from a live ``bower club serve`` of a 30-table, 120-player
+night.
 
 The checks run in the browser, on the layout it computed: every piece of
 text is at least 14 CSS px on the phone; nothing reaches past the window's
@@ -20,9 +20,10 @@ import html
 import json
 import os
 import re
-import shutil
 import time
+from contextlib import ExitStack
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -33,10 +34,10 @@ from bower_host.club import pages
 from bower_host.club.roundlog import round_header
 from bower_host.club.simulate import bot_round, night_round_logs
 from bower_host.db import Library, replay
+from webphone import CHROMIUM, chromium, need_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "build" / "test-output" / "club-page"
-CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
 needs_chromium = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
                                     reason="no chromium (apt-get install -y chromium; .ci/run does)")
 
@@ -90,7 +91,7 @@ PROBE = """
 def probe(page, fits: bool) -> dict:
     """The page's layout as Chromium computed it (``fits``: the window's
     bottom is a limit too: a projector does not scroll)."""
-    return page.eval(PROBE % {"min": MIN_FONT, "fits": "true" if fits else "false"})
+    return page.evaluate(PROBE % {"min": MIN_FONT, "fits": "true" if fits else "false"})
 
 
 @pytest.fixture(scope="module")
@@ -125,21 +126,41 @@ def club(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def chromium_here():
     for old in SHOTS.glob("*.png"):          # this run's screenshots only
         old.unlink()
-    if CHROMIUM is None:
-        pytest.fail("chromium is missing: .ci/run installs it (apt-get install -y chromium)", pytrace=False)
-    from cdp import Browser
-    with Browser(CHROMIUM, tmp_path_factory.mktemp("chromium") / "profile") as b:
-        yield b
+    need_chromium()                          # under CI, chromium missing fails
+
+
+@pytest.fixture
+def browser(chromium_here):
+    """``browser.page(width, height, mobile, scale)``: a page ``width`` x
+    ``height`` CSS px (``mobile``: a phone's viewport rules, the meta
+    viewport honoured; ``scale``: its device pixel ratio), in Playwright's
+    Chromium (webphone.chromium), closed at the test's end."""
+    with ExitStack() as stack:
+        def page(width: int, height: int, mobile: bool = False, scale: float = 1):
+            ctx = stack.enter_context(chromium(viewport={"width": width, "height": height},
+                                               device_scale_factor=scale, is_mobile=mobile, has_touch=False))
+            return ctx.new_page()
+        yield SimpleNamespace(page=page)
+
+
+def goto(page, url: str, ready: str = "true", timeout: float = 10.0) -> None:
+    """Load ``url``; return once it has loaded and ``ready`` is truthy (``timeout`` s in all)."""
+    deadline = time.monotonic() + timeout
+    page.goto(url, timeout=timeout * 1000)
+    page.wait_for_function(f"location.href === {json.dumps(url)} && document.readyState === 'complete' "
+                           f"&& ({ready})", timeout=max(deadline - time.monotonic(), 0.001) * 1000)
 
 
 def shot(page, name: str, size: tuple) -> None:
     """Keep a screenshot of the window; it must be ``size`` device px and not blank."""
     from PIL import Image
     path = SHOTS / f"{name}.png"
-    assert page.screenshot(path) == size
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = page.screenshot(path=str(path))
+    assert (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) == size
     img = Image.open(path).convert("L")
     assert img.size == size
     lo, hi = img.getextrema()
@@ -155,14 +176,14 @@ def test_the_projector_turns_pages_until_every_player_and_table_was_shown_whole(
     base, night, res = club
     w, h = PROJECTOR
     page = browser.page(w, h)
-    page.goto(base + "/")
-    pages = int(page.eval("document.body.getAttribute('data-pages') || 1"))
+    goto(page, base + "/")
+    pages = int(page.evaluate("document.body.getAttribute('data-pages') || 1"))
     names: list = []
     by_page: list = []
     tables: dict = {}
     for p in range(pages):
         if p:
-            page.eval(f"bowerBoard.show({p})")
+            page.evaluate(f"bowerBoard.show({p})")
         m = probe(page, fits=True)
         assert (m["W"], m["H"]) == (w, h)
         assert m["small"] == [], m["small"][:5]
@@ -184,12 +205,12 @@ def test_the_projector_turns_pages_until_every_player_and_table_was_shown_whole(
         assert all(n in tables[t] for n in four), (t, four, tables[t])
     assert "awaiting acceptance" in tables[27] and "hands" in tables[28] and "waiting" in tables[30]
     # Left alone, the board turns its pages by itself (?rotate=1: every second) ...
-    page.goto(base + "/?rotate=1", "document.body.getAttribute('data-pages')")
-    first = page.eval("document.body.getAttribute('data-page')")
-    page.wait(f"document.body.getAttribute('data-page') !== {json.dumps(first)}", timeout=5)
+    goto(page, base + "/?rotate=1", "document.body.getAttribute('data-pages')")
+    first = page.evaluate("document.body.getAttribute('data-page')")
+    page.wait_for_function(f"document.body.getAttribute('data-page') !== {json.dumps(first)}", timeout=5000)
     # ... and ?page=N holds one.
-    page.goto(base + "/?page=2&rotate=1", "document.body.getAttribute('data-page') === '2'")
-    time.sleep(1.2)
+    goto(page, base + "/?page=2&rotate=1", "document.body.getAttribute('data-page') === '2'")
+    page.wait_for_timeout(1200)
     m = probe(page, fits=True)
     assert m["page"] == 2 and m["names"] == by_page[1]
 
@@ -199,7 +220,7 @@ def test_a_phone_reads_the_whole_board_and_finds_its_own_row(club, browser):
     base, night, res = club
     w, h = PHONE
     page = browser.page(w, h, mobile=True, scale=3)
-    page.goto(base + "/")
+    goto(page, base + "/")
     m = probe(page, fits=False)
     assert (m["W"], m["H"]) == (w, h)                   # the page's meta viewport: 390 CSS px, not 980
     assert m["small"] == [], m["small"][:5]
@@ -210,16 +231,17 @@ def test_a_phone_reads_the_whole_board_and_finds_its_own_row(club, browser):
     shot(page, f"phone-{w}x{h}-board", (w * 3, h * 3))
     # Find your name: the list of players leads to your page ...
     me = next(r for r in res["standings"] if r["player"] == "Flo & Jo")
-    options = page.eval("Array.from(document.querySelectorAll('#me option')).map(o => o.textContent)")
+    options = page.evaluate("Array.from(document.querySelectorAll('#me option')).map(o => o.textContent)")
     assert sorted(options[1:]) == sorted(NAMES)
-    page.eval(f"var s = document.getElementById('me'); s.value = '{me['number']}'; s.form.submit(); 1")
-    page.wait(f"location.pathname === '/player/{me['number']}' && document.readyState === 'complete'")
+    page.evaluate(f"var s = document.getElementById('me'); s.value = '{me['number']}'; s.form.submit(); 1")
+    page.wait_for_function(f"location.pathname === '/player/{me['number']}' "
+                           "&& document.readyState === 'complete'", timeout=10_000)
     m = probe(page, fits=False)
     assert (m["W"], m["H"]) == (w, h) and m["scrollW"] <= w, (m["W"], m["scrollW"])
     assert m["small"] == [] and m["outside"] == [], (m["small"][:5], m["outside"][:5])
-    assert page.eval("document.querySelector('h1').textContent") == "Flo & Jo"
-    rows = page.eval("Array.from(document.querySelectorAll('#rounds tbody tr')).map("
-                     "r => Array.from(r.cells).map(c => c.textContent))")
+    assert page.evaluate("document.querySelector('h1').textContent") == "Flo & Jo"
+    rows = page.evaluate("Array.from(document.querySelectorAll('#rounds tbody tr')).map("
+                         "r => Array.from(r.cells).map(c => c.textContent))")
     assert [r[0] for r in rows] == ["1", "2"]
     for rnd, row in zip((1, 2), rows):
         four = next(f for f in table_players(res, rnd).values() if "Flo & Jo" in f)
@@ -227,17 +249,18 @@ def test_a_phone_reads_the_whole_board_and_finds_its_own_row(club, browser):
         assert row[3] == four[(s + 2) % 4] and row[4] == f"{four[(s + 1) % 4]} & {four[(s + 3) % 4]}", row
     shot(page, f"phone-{w}x{h}-player", (w * 3, h * 3))
     # ... whose link shows your row of the standings, scrolled to and marked.
-    page.eval("document.querySelector('.sub a[href^=\"../#p\"]').click(); 1")
+    page.evaluate("document.querySelector('.sub a[href^=\"../#p\"]').click(); 1")
     # The board redraws its rows as its stream opens (and on every result):
     # the row stays marked after that, not only as the link's :target.
-    page.wait(f"location.hash === '#p{me['number']}' && !!document.getElementById('p{me['number']}') "
-              f"&& document.body.getAttribute('data-polls') >= 1")
-    top, bottom, bg = page.eval(f"(function(r){{var b = r.getBoundingClientRect(); return [b.top, b.bottom, "
-                                f"getComputedStyle(r.cells[1]).backgroundColor];}})"
-                                f"(document.getElementById('p{me['number']}'))")
+    page.wait_for_function(f"location.hash === '#p{me['number']}' "
+                           f"&& !!document.getElementById('p{me['number']}') "
+                           "&& document.body.getAttribute('data-polls') >= 1", timeout=10_000)
+    top, bottom, bg = page.evaluate(f"(function(r){{var b = r.getBoundingClientRect(); return [b.top, b.bottom, "
+                                    f"getComputedStyle(r.cells[1]).backgroundColor];}})"
+                                    f"(document.getElementById('p{me['number']}'))")
     assert 0 <= top and bottom <= h, (top, bottom)
     assert bg == "rgb(255, 221, 102)"                  # the marked row's colour
-    assert page.eval(f"document.getElementById('p{me['number']}').cells[1].textContent") == "Flo & Jo"
+    assert page.evaluate(f"document.getElementById('p{me['number']}').cells[1].textContent") == "Flo & Jo"
     shot(page, f"phone-{w}x{h}-my-row", (w * 3, h * 3))
 
 
