@@ -31,8 +31,8 @@
 #   gives it table mode's legal ids and apply for the rest.
 # * quick score (``euchre.quick``): loaded with a hand's first quick input.
 # * the explanations of a refused action (``euchre.why``): loaded to word
-#   the error and, on the device, dropped again right away (see
-#   euchre.legal's ``why_not``).
+#   the error and, on the device, dropped again right away (its
+#   ``why_not``).
 #
 # A finished hand has an ``outcome`` code (see OUTCOMES) and, for a renege,
 # the seat (``renege``): values; the words for people are made from them
@@ -141,7 +141,8 @@ class Hand:
         """Apply an action id; like ``apply_action``. (Anything but an int,
         and any int that is no legal id, is refused, worded by euchre.why.)"""
         if type(a) is not int or a not in self.legal_ids():
-            raise IllegalAction(L.why_not(self, a))
+            from euchre.why import why_not
+            raise IllegalAction(why_not(self, a))
         self.events += 1
         p = self.play
         # (card mode returns the next legal ids where it knows them already)

@@ -8,12 +8,10 @@
 # a count entered as ``tricks N`` to the seats, is the hand's apply's). The
 # order of the ids is the order the device lists them in.
 
-import sys
-
 from euchre import actions as A
 from euchre import phases as P
 from euchre.actions import IllegalAction
-from euchre.cards import NO_SUIT, error_text, _HOST
+from euchre.cards import NO_SUIT, error_text
 
 
 def _legal_none(h):
@@ -354,21 +352,3 @@ def book(h, mask):
                     first = s
         if first >= 0:
             h.tricks[first] += total
-
-
-def why_not(h, a):
-    """The message for action ``a`` that hand ``h`` refuses, worded by
-    euchre.why."""
-    # This module loads it, so this module drops it: on the device
-    # (MicroPython) right after use, since its texts take heap and the UI,
-    # which offers only legal actions, seldom needs them; a host keeps it
-    # (tests and tools refuse many actions).
-    from euchre.why import why
-    msg = why(h, a)
-    if not _HOST:
-        sys.modules.pop("euchre.why", None)
-        pkg = sys.modules.get("euchre")
-        if pkg is not None:
-            # (the package's attribute: hasattr would import it again)
-            pkg.__dict__.pop("why", None)
-    return msg

@@ -2,7 +2,7 @@
 #
 # Kept out of ``euchre.hand`` so the device, whose UI only ever offers legal
 # actions, seldom loads these strings: the hand loads this module to word a
-# refusal (and on the device drops it again). It reads the hand through its
+# refusal (``why_not``, which on the device drops it again). It reads the hand through its
 # methods and fields and takes the phases from ``euchre.phases``, so it does
 # not import the hand back.
 #
@@ -12,8 +12,10 @@
 # actions use too; a message here tests that method and only picks the words
 # (which option is off, which card is meant).
 
+import sys
+
 from euchre import actions as A
-from euchre.cards import NO_SUIT, SUIT_NAMES, card_name
+from euchre.cards import NO_SUIT, SUIT_NAMES, card_name, _HOST
 from euchre.phases import (CHANCE, TABLE, TERMINAL, P_DONE, P_PLAY, P_BID1,
                            P_BID2, P_MAKER, P_DISCARD, P_GIVE, P_GIVEBACK,
                            P_DEFEND, P_UP, P_QPARTNER, P_QUICK)
@@ -23,6 +25,21 @@ PHASE_NAMES = ("deal", "upcard", "declare", "name", "turn", "bid1", "bid2",
                "defend", "maker", "discard", "give", "giveback", "throwin",
                "play", "reveal", "done", "notrick", "quick partner", "quick end")
 _NOBODY = A.NOBODY
+
+
+def why_not(h, a):
+    """The message for action ``a`` that hand ``h`` refuses (``why``'s).
+    On the device (MicroPython) this module then gives itself back, since
+    its texts take heap and the UI, which offers only legal actions, seldom
+    needs them; a host keeps it (tests and tools refuse many actions)."""
+    msg = why(h, a)
+    if not _HOST:
+        sys.modules.pop("euchre.why", None)
+        pkg = sys.modules.get("euchre")
+        if pkg is not None:
+            # (the package's attribute: hasattr would import it again)
+            pkg.__dict__.pop("why", None)
+    return msg
 
 
 def why(h, a):
