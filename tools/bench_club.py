@@ -49,6 +49,7 @@ from bower_host.club import attach as ca  # noqa: E402
 from bower_host.club import night as cn  # noqa: E402
 from bower_host.club import standings as cs  # noqa: E402
 from bower_host.db import Library  # noqa: E402
+from bower.store import extra  # noqa: E402
 
 SCORING = {"loner": 4, "set_loner": 2, "renege": 2}
 
@@ -65,7 +66,7 @@ def play(db: Path, tmp: Path, names, tables: int, rounds: int, seed: int) -> tup
         got["night"] = cn.load_night(lib, "bench")
     logs = []
     for t, b in got["bowers"].items():
-        for i, g in enumerate(b.store.games(), 1):
+        for i, g in enumerate(extra("past").games(b.store), 1):
             logs.append((i, t, b.store.read(g["id"], 0, 1 << 22)))
     return logs, got
 

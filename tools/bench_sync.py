@@ -40,6 +40,7 @@ from euchre.bot import choose  # noqa: E402
 from euchre.cardmode import shuffled_deck  # noqa: E402
 from euchre.cards import card_name  # noqa: E402
 from euchre.hand import SCORED  # noqa: E402
+from bower.store import extra  # noqa: E402
 
 TYPICAL = ["up H", "pass", "order", "tricks 3"]
 NAMES = ["Ann", "Bob", "Cy", "Di"]
@@ -137,7 +138,7 @@ def measure_sync(games, tmp: Path) -> dict:
     dev = FakeDevice(tmp / "flash")
     for ev in games:
         record_game(dev.store, "classic", ev, players=NAMES, dealer=0)
-    size = sum(g["size"] for g in dev.store.games())
+    size = sum(g["size"] for g in extra("past").games(dev.store))
     with dev:
         t = SerialTransport.open(dev.port)
         client = Client(t)

@@ -37,6 +37,7 @@ _MARK = "BOWER_SYNC_MARK"
 
 
 from fileflash import FileFlash  # noqa: E402  (the harness's directory)
+from bower.store import extra  # noqa: E402
 
 
 class Rng:
@@ -116,14 +117,14 @@ def setup(fw, flash, new, synced, full, seed):
     st = Store("/flash/", device="e6614103e7a1b2c3")
     for i in range(synced):
         play(st, seed + i)
-    for g in st.games():
-        st.mark_synced(g["id"], g["crc"])
+    for g in extra("past").games(st):
+        extra("past").mark_synced(st, g["id"], g["crc"])
     idle(st)
     i = synced
     while i < synced + new or full and not low(st):
         play(st, seed + i)
         i += 1
-    gs = st.games()
+    gs = extra("past").games(st)
     print("SETUP games %d synced %d log_bytes %d free %d" % (
         len(gs), sum(1 for g in gs if g["synced"]), sum(g["size"] for g in gs), st.usage()[1]))
     vfs.umount("/flash")
@@ -193,7 +194,7 @@ def sync(flash, fifo_path):
     from bower.store import Store
     from bower.link import Link
     st = Store("/flash/", device="e6614103e7a1b2c3")
-    st.resume() or st.over()   # as App() at boot: the store's bower.boot loaded
+    st.resume() or st.resume(1)   # as App() at boot: the store's bower.boot loaded
     idle(st)
     fifo = open(fifo_path, "r+b")
     box = [flash, None]

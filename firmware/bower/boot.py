@@ -106,13 +106,13 @@ def resume(st, over):
         unload("bower.boot")
         c = cur(st)
         if c and c[1]["state"] == "finished" and c[1].get("open"):
-            r = _open(st, c[0])
+            r = _open(st, c[0], c[1])
             return _kept(st, r), r[:2] if r and r[0].result else None
         return None, None
     c = cur(st)
     if not c or c[1]["state"] != "playing":
         return None, None
-    r = _open(st, c[0])
+    r = _open(st, c[0], c[1])
     if r and r[0].result:
         # Ended, but the power went before the "finished" mark: the
         # game-over screen was up (``over`` brings it back).
@@ -150,9 +150,10 @@ def load_full(st):
     return load(st, st.gid, None)[0]
 
 
-def _open(st, gid):
+def _open(st, gid, s):
     # Load the game ``gid`` from its checkpoint: (game, info, torn: 1 if its
     # log's torn last line is still to be cut off), None if it cannot be.
+    # ``s``: its .st record, whose "ack" (Store.ack) info keeps.
     p = st.games_path + gid
     try:
         ck = st.rec_file(p + ".ck")
@@ -166,6 +167,7 @@ def _open(st, gid):
         return None
     if info["dropped"]:
         st.warnings.append(gid + " " + info["dropped"])
+    info["ack"] = s.get("ack", 0)
     return game, info, 1 if info["dropped"] else 0
 
 

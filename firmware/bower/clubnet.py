@@ -17,6 +17,8 @@
 
 import json
 
+from bower.store import extra
+
 POLL_MS = 10000
 RETRY_MS = (1000, 2000, 5000, 10000, 20000)
 _HEAD = 1500    # bytes of a log read for its header's club object (a header is about 600)
@@ -68,7 +70,7 @@ class Net:
         out = []
         if c is None:
             return out
-        for e in self.st.each():
+        for e in extra("past").each(self.st):
             gid, size, crc, synced = e[0], e[1], e[2], e[4]
             if synced or self.refused.get(gid) == crc or not size:
                 continue
@@ -143,7 +145,7 @@ class Net:
         elif path == "api/result":
             gid, crc = self.out
             if d.get("crc") == crc:
-                self.st.mark_synced(gid, crc)
+                extra("past").mark_synced(self.st, gid, crc)
                 self.said = "sent: " + (d.get("note") or d.get("status") or "stored")
 
     def offered(self):

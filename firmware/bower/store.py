@@ -9,8 +9,9 @@
 #     s.new_game(game)
 #     game.apply("up H"); s.record(game, "up H")    # on flash when it returns
 #     game, info = s.resume()                      # at boot; or None
-#     game, info = s.over()     # at boot: the game whose game-over screen was up
+#     game, info = s.resume(1)  # at boot: the game whose game-over screen was up
 #     s.close()                 # that screen was left
+#     extra("past").games(s)    # what neither the app nor the link asks: asked of the extra
 #
 # A full flash (OSError 28, ENOSPC) never leaves the files and the caller's
 # state apart: a write that fails leaves the file as it was (record cuts off
@@ -21,7 +22,9 @@
 # One owner: Store holds all the storage state and is the only code that
 # assigns it. bower.store holds what a hand needs (recording inputs, the
 # game's state record); the extras are modules loaded on first use that
-# read the store and return values, which Store then keeps: bower.boot
+# read the store and return values, which Store then keeps (what they
+# only read and neither the app nor the link asks of a store, the games
+# as a list or one at a time, is asked of them: ``extra``): bower.boot
 # (the boot's clean-up and settings, resume; given back once the boot is
 # over), bower.past (the past games: index, marks, listing, space, a
 # game's start), bower.prefs (settings, roster, clock, the game counter,
@@ -33,10 +36,12 @@ import sys
 from euchre.logline import encode_line, decode_line
 
 
-def _x(m):
-    # The extra bower.<m> ("boot", "past", "prefs", "room"), loaded on
-    # first use (``trim`` gives it back).
+def extra(m):
+    """The store's extra ``bower.<m>`` ("boot", "past", "prefs", "room"),
+    loaded on first use (``Store.trim`` gives it back). What an extra only
+    reads is asked of it, with the store: ``extra("past").listing(st)``."""
     return __import__("bower." + m, None, None, (m,))
+
 
 
 class Store:
@@ -92,7 +97,7 @@ class Store:
         self.club_path = r + "/club"
         self.games_dir = r + "/games"
         self.games_path = self.games_dir + "/"
-        b = _x("boot")
+        b = extra("boot")
         self.settings, self.roster, self.clock_offset, self.next_no, self.hot, e = b.boot(self, r)
         if e:
             b.reset(self, e)
@@ -100,28 +105,25 @@ class Store:
     # ----- boot and resume (bower.boot, given back once the boot is over) -----
 
     def resume(self, over=0):
-        """(game, info) of the unfinished game (a boot; ``over``: the one whose game-over screen was up), or None."""
+        """(game, info) of the unfinished game (a boot; ``over``: the one whose game-over screen was up), or
+        None. ``info["ack"]``: the hand whose result ``ack`` last stored (0: none)."""
         # The
         # game bower.boot opened is the one being recorded now: ``k`` its
         # (id, size, lines, torn, ended), or None.
-        k, r = _x("boot").resume(self, over)
+        k, r = extra("boot").resume(self, over)
         if k:
             self.gid, self.size, self.lines, self.torn, self.ended = k
         return r
 
-    def over(self):
-        """(game, info) of the finished game whose game-over screen was up, or None."""
-        return self.resume(1)
-
     def load_full(self):
         """The current game replayed from its first event. :raises ValueError: corrupt, or no game."""
-        return _x("boot").load_full(self)
+        return extra("boot").load_full(self)
 
     def close(self):
         """The game-over screen was left: a reboot no longer shows it."""
         # And the game is no longer the one being recorded. With no room for
         # the mark, a reboot shows that screen once more (new_game marks it).
-        self.gid = _x("past").close(self)
+        self.gid = extra("past").close(self)
 
     def ack(self, hand_no):
         """The result shown before hand ``hand_no`` was acknowledged (OK)."""
@@ -133,14 +135,10 @@ class Store:
             s["ack"] = hand_no
             self.rec_file(self.games_path + gid + ".st", s)
 
-    def acked(self):
-        """The hand number ``ack`` last stored for the current game (0: none)."""
-        gid = self.gid
-        return self.game_state(gid).get("ack", 0) if gid else 0
 
     def new_game(self, game, started=0):
         """Start recording ``game`` (no event yet); returns its id. :raises OSError: not started."""
-        p = _x("past")
+        p = extra("past")
         # The game before marked, the counter written (ids are never
         # reused: even if the log is not written); then the log, its header
         # the only line: as bower.past.header gives the game's state.
@@ -152,15 +150,15 @@ class Store:
 
     def save_settings(self, d):
         """Write the settings ``d``, then keep them. :raises ValueError, OSError: nothing changed."""
-        self.settings = _x("prefs").save_settings(self, d)
+        self.settings = extra("prefs").save_settings(self, d)
 
     def set_roster(self, names):
         """Write the roster, then keep it. :raises ValueError (see bower.check_names), OSError."""
-        self.roster = _x("prefs").set_roster(self, names)
+        self.roster = extra("prefs").set_roster(self, names)
 
     def set_clock_offset(self, seconds):
         """Write the clock offset, then keep it. :raises ValueError, OSError."""
-        self.clock_offset = _x("prefs").set_clock_offset(self, seconds)
+        self.clock_offset = extra("prefs").set_clock_offset(self, seconds)
 
     def has(self, name):
         """Is file ``name`` ("presets": bower.presets; "club": a round's setup) beside the settings?"""
@@ -172,60 +170,56 @@ class Store:
 
     def club(self):
         """The club round's setup (bower.clubsetup.check), or None."""
-        return _x("prefs").club(self)
+        return extra("prefs").club(self)
 
     def set_club(self, d):
         """Keep setup ``d`` (None: remove it). :raises ValueError, OSError: nothing changed."""
-        _x("prefs").set_club(self, d)
+        extra("prefs").set_club(self, d)
 
     # ----- the past games, space (bower.past) ---------------------------------
 
-    def games(self):
-        """Every game on flash as a dict, oldest first (the host's tools; the device streams ``each``)."""
-        return _x("past").games(self)
 
-    def each(self):
-        """Every game on flash, oldest first: [id, size, crc, state, synced, in games/]."""
-        return _x("past").each(self)
+
+
+
+
 
     def listing(self):
         """The link's LIST lines (bytes), one per game, oldest first."""
-        return _x("past").listing(self)
+        return extra("past").listing(self)
 
     def count(self):
-        """How many games ``each`` lists."""
-        return _x("past").count(self)
+        """How many games there are (``bower.past``'s ``each`` lists them)."""
+        return extra("past").count(self)
 
     def read(self, gid, offset, n):
         """Up to ``n`` bytes of a game's log from ``offset``. :raises ValueError: bad id; OSError."""
-        return _x("past").read(self, gid, offset, n)
+        return extra("past").read(self, gid, offset, n)
 
-    def mark_synced(self, gid, crc):
-        """True if ``crc`` is the game's CRC now (then marked synced). :raises ValueError, OSError."""
-        return _x("past").mark_synced(self, gid, crc)
 
     def mark_many(self, pairs):
         """``mark_synced`` for each (id, crc): True, False (stale) or None (no such game)."""
-        r, self.summary = _x("past").mark_many(self, pairs)
+        r, self.summary = extra("past").mark_many(self, pairs)
         return r
 
     def usage(self):
         """(bytes of the games' logs, bytes free)."""
-        return _x("past").usage(self)
+        return extra("past").usage(self)
+
+    def unsynced(self, every=1):
+        """How many games no sync saved (``every`` 0: the one in play too)."""
+        return extra("room").unsynced(self, every)
 
     def low_space(self):
         """Too little free for a game to start (``low``)?"""
         return self.free() < self.low
 
-    def unsynced(self, every=1):
-        """How many games no sync saved (``every`` 0: the one in play too)."""
-        return _x("room").unsynced(self, every)
 
     def sum(self):
         # The past games' [games, bytes, not synced, newest game's number],
         # counted once (a read of the index), then kept up to date.
         if self.summary is None:
-            self.summary = _x("past").count_index(self)
+            self.summary = extra("past").count_index(self)
         return self.summary
 
     def free(self, now=0):
@@ -234,7 +228,7 @@ class Store:
         # least. Asked again with ``now`` (or never asked yet): its statvfs
         # counts every block in use, so its time grows with what is stored.
         if now or self.free_seen is None:
-            self.free_seen = _x("past").statfree(self)
+            self.free_seen = extra("past").statfree(self)
             self.written = 0
         return max(0, self.free_seen - self.written)
 
@@ -244,7 +238,7 @@ class Store:
         out = []
         if self.free(1) < need:
             try:
-                _x("room").make_room(self, need, every, out)
+                extra("room").make_room(self, need, every, out)
             finally:
                 for g in out:
                     if g in self.hot:
@@ -349,7 +343,7 @@ class Store:
         try:
             self.append(game, p, b)
         except OSError as e:
-            _x("room").again(self, game, p, b, e)  # room made, or raises
+            extra("room").again(self, game, p, b, e)  # room made, or raises
         self.ended = 0
         self.size += len(b)
         self.written += len(b)
@@ -388,7 +382,7 @@ class Store:
             # end in the log if the line does not make it).
             self.game_state(self.gid, "playing")
         if self.torn:
-            _x("past").trim_log(self, p, self.size)  # what a failed append left
+            extra("past").trim_log(self, p, self.size)  # what a failed append left
         self.torn = 1
         with self.open(p + ".log", "ab") as f:
             f.write(b)

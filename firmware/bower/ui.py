@@ -44,13 +44,10 @@ class App:
                                   # event count after its pass, -1 a pass refused
         self._apply_brightness()
         # The game in play, else the one whose game-over screen was up.
-        r = store.resume() or store.over()
+        r = store.resume() or store.resume(1)
         if r:
             self.game = r[0]
-            try:
-                self.acked = store.acked()
-            except (OSError, ValueError):
-                pass  # the hand's result is shown once more
+            self.acked = r[1].get("ack", 0)   # (0: the hand's result is shown once more)
             self.show_game()
         else:
             self.home()

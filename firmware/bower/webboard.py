@@ -54,6 +54,7 @@ import os
 
 from bower import __version__
 from bower.buttons import Buttons
+from bower.store import extra
 
 FRAME = 1
 FILES = 2
@@ -375,7 +376,7 @@ class WebBoard:
         for name in old:
             os.remove(d + "/" + name)
         st = self.store
-        for e in st.each():
+        for e in extra("past").each(st):
             gid, size = e[0], e[1]
             with open(d + "/" + gid + ".log", "wb") as f:
                 at = 0

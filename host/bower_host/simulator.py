@@ -127,4 +127,5 @@ def unsynced_games(flash: str) -> list[str]:
     if not os.path.isdir(os.path.join(flash, "games")):
         return []
     store = Store(flash, fs=simhw.HostFs(flash), device=device_id(flash))
-    return [g["id"] for g in store.games() if not g["synced"]]
+    from bower.store import extra
+    return [g["id"] for g in extra("past").games(store) if not g["synced"]]

@@ -35,7 +35,7 @@ import pytest
 
 from fakefs import FakeFS, FILE_BYTES, make_script, states, observe, run_game
 from uikit import Driver
-from bower.store import Store
+from bower.store import Store, extra
 from bower.ui import App
 from bower.link import Link
 from bower import keys as K
@@ -268,12 +268,12 @@ class Script:
         for e in self.inputs[done:]:
             enter(dev.d, e)
         assert not dev.full() and observe(dev.app.game) == self.ref[-1], fill
-        gid = dev.store.games()[-1]["id"]
+        gid = extra("past").games(dev.store)[-1]["id"]
         data = bytes(fs.files["/games/%s.log" % gid])
         # Line for line the run with room (the id may have moved on).
         assert data.split(b"\n", 1)[1] == self.log.split(b"\n", 1)[1], fill
         s = Store("", fs=fs.reboot(), device=DEV)
-        assert s.resume() is None and s.games()[-1]["state"] == "finished" and s.warnings == []
+        assert s.resume() is None and extra("past").games(s)[-1]["state"] == "finished" and s.warnings == []
 
 
 _SCRIPTS = {}
@@ -345,7 +345,7 @@ def test_the_last_input_of_a_game_on_a_full_flash(quick_imports):
         dev.d.choose("next")
         dev.d.choose("next")
         dev.d.choose(0)
-        assert [(g["id"], g["state"]) for g in dev.store.games()] == [("g0001", "finished"),
+        assert [(g["id"], g["state"]) for g in extra("past").games(dev.store)] == [("g0001", "finished"),
                                                                       ("g0002", "playing")]
         assert bytes(dev.fs.files[LOG]) == s.log
         dev.store.tidy()                    # the app idle: to the archive (past/)
@@ -370,7 +370,7 @@ def test_the_last_input_of_a_game_on_a_full_flash(quick_imports):
     assert not do(dev, s.steps[-1], s.inputs) and dev.app.game.result
     dev.app.toast = ""
     over = dev.d.screen()
-    assert over[0].startswith("Game over") and dev.store.games()[0]["state"] == "playing"
+    assert over[0].startswith("Game over") and extra("past").games(dev.store)[0]["state"] == "playing"
     dev = Device(fs.reboot())
     assert dev.d.screen() == over
     new_game(dev.fs)
@@ -510,7 +510,7 @@ def test_a_game_starts_only_with_room_synced_games_go_first_unsynced_after_a_yes
         finished(s, seed)
     s.close()                               # the game-over screen left
     for gid in ("g0001", "g0003"):
-        assert s.mark_synced(gid, [g for g in s.games() if g["id"] == gid][0]["crc"])
+        assert extra("past").mark_synced(s, gid, [g for g in extra("past").games(s) if g["id"] == gid][0]["crc"])
     synced = game_bytes(fs, "g0001") + game_bytes(fs, "g0003")
     fs.limit = fs.used() + 100
     low = 100 + synced + game_bytes(fs, "g0002") // 2    # g0002 must go too
@@ -519,21 +519,21 @@ def test_a_game_starts_only_with_room_synced_games_go_first_unsynced_after_a_yes
     dev.d.new_game("classic")
     # Not started: the synced games went for it, not enough; the rest wait for a yes.
     assert dev.full() and dev.why() == "Game not started" and dev.app.game is None
-    assert [g["id"] for g in dev.store.games()] == ["g0002", "g0004"]
+    assert [g["id"] for g in extra("past").games(dev.store)] == ["g0002", "g0004"]
     assert dev.top().info[1] == "Not synced: 2"
     assert [label for label, v in dev.top().items] == ["Try again", "Delete unsynced", "Back"]
     dev.d.choose("delete")
     assert dev.top().title == "Delete games?"
     dev.d.choose("no")
-    assert dev.full() and len(dev.store.games()) == 2
+    assert dev.full() and len(extra("past").games(dev.store)) == 2
     dev.d.choose("delete")
     dev.d.choose("yes")
-    assert [g["id"] for g in dev.store.games()] == ["g0004"]    # the oldest, till there is room
+    assert [g["id"] for g in extra("past").games(dev.store)] == ["g0004"]    # the oldest, till there is room
     assert dev.full() and dev.app.toast == "Games deleted: 1" and dev.top().info[1] == "Not synced: 1"
     dev.d.choose("retry")
     assert not dev.full() and dev.app.game.event_count() == 0
     dev.d.enter("up H")
-    assert [g["id"] for g in dev.store.games()] == ["g0004", "g0005"]
+    assert [g["id"] for g in extra("past").games(dev.store)] == ["g0004", "g0005"]
     dev = Device(fs.reboot(), low)
     assert dev.app.game.event_count() == 1 and dev.store.resume()[1]["id"] == "g0005"
 

@@ -9,7 +9,7 @@
 # asserts, a size-limited FakeFS; the UI side is test_full_flash.py.
 
 from fakefs import UNDO_GAME, FakeFS, FILE_BYTES, observe, play
-from bower.store import Store
+from bower.store import Store, extra
 from bower.prefs import DEFAULTS
 from euchre import Game, Rules, IllegalAction
 from euchre import log
@@ -91,14 +91,14 @@ def test_the_flash_full_at_every_write_of_a_game():
             done += 1
         assert observe(g) == ref[done], k
         s = Store("/", fs=fs.reboot())              # still full
-        r = s.resume() or s.over()
+        r = s.resume() or s.resume(1)
         assert observe(r[0]) == ref[done], k
         data = bytes(fs.files[LOG])
         assert final.startswith(data), k
         if done < len(INPUTS):
             fs.limit = None                         # room again: the rest
             s = Store("/", fs=fs.reboot())
-            g = (s.resume() or s.over())[0]
+            g = (s.resume() or s.resume(1))[0]
             for e in INPUTS[done:]:
                 g, ok = enter(s, g, e)
                 assert ok, k
@@ -150,7 +150,7 @@ def test_a_boot_with_no_room_for_the_settings_keeps_the_defaults():
     fs = FakeFS(limit=0)
     s = Store("/", fs=fs)
     assert s.settings == DEFAULTS and s.warnings == [] and fs.files == {}
-    assert s.usage() == (0, 0) and s.games() == []
+    assert s.usage() == (0, 0) and extra("past").games(s) == []
     # One that has played and lost its settings file writes the defaults
     # again; with no room for them it says so, and they hold.
     fs = FakeFS()
@@ -161,7 +161,7 @@ def test_a_boot_with_no_room_for_the_settings_keeps_the_defaults():
     fs.limit = fs.used()
     s = Store("/", fs=fs.reboot())
     assert s.settings == DEFAULTS and s.warnings == ["settings reset: file missing", "storage full"]
-    assert "/settings" not in fs.files and [g["id"] for g in s.games()] == ["g0001"]
+    assert "/settings" not in fs.files and [g["id"] for g in extra("past").games(s)] == ["g0001"]
 
 
 def test_synced_games_make_room_the_one_recorded_never_goes():
@@ -171,15 +171,15 @@ def test_synced_games_make_room_the_one_recorded_never_goes():
     s.new_game(g)
     for e in INPUTS:
         g, ok = enter(s, g, e)
-    crc = s.games()[0]["crc"]
-    assert s.mark_synced("g0001", crc)
+    crc = extra("past").games(s)[0]["crc"]
+    assert extra("past").mark_synced(s, "g0001", crc)
     assert s.make_room(10 ** 6, 1) == []                # g0001 is still current
     s.close()                                          # the game-over screen left
     g = new()
     s.new_game(g)
     fs.limit = fs.used()
     g, ok = enter(s, g, "up H")                        # g0001 (synced) goes for it
-    assert ok and [x["id"] for x in s.games()] == ["g0002"]
+    assert ok and [x["id"] for x in extra("past").games(s)] == ["g0002"]
     fs.limit = fs.used()
     g, ok = enter(s, g, "pass")
     assert not ok and s.make_room(10 ** 6, 1) == []    # nothing left but the game in play

@@ -12,7 +12,7 @@ import sys
 from hypothesis import given, strategies as st
 
 from bower.keys import UP, DOWN, OK
-from bower.store import Store
+from bower.store import Store, extra
 from bower.ui import App
 import euchre.game  # (loaded first: it keeps the real Rules while a test counts them)
 import euchre.rules
@@ -228,14 +228,14 @@ def test_a_boot_to_home_moves_the_older_games_to_past_when_idle(monkeypatch):
     s.close()
     monkeypatch.delitem(sys.modules, "bower.past")
     s = Store("/", fs=fs.reboot(), device="e6614c31")
-    assert s.resume() is None and s.over() is None
+    assert s.resume() is None and s.resume(1) is None
     assert "bower.past" not in sys.modules
     app = App(s, {})
     idle(app)
     assert "bower.past" in sys.modules
     assert [p for p in ("/games/g0001.log", "/games/g0002.log") if p in fs.files] == []
     assert "/past/g0001.log" in fs.files and "/past/g0002.log" in fs.files and "/games/g0003.log" in fs.files
-    assert [(g["id"], g["state"]) for g in s.games()] == [("g0001", "finished"), ("g0002", "finished"),
+    assert [(g["id"], g["state"]) for g in extra("past").games(s)] == [("g0001", "finished"), ("g0002", "finished"),
                                                           ("g0003", "finished")]
 
 
@@ -248,7 +248,7 @@ def test_a_boot_loads_no_past_games_code_before_the_home_screen_waits(monkeypatc
     fs = FakeFS()
     monkeypatch.delitem(sys.modules, "bower.past", raising=False)
     s = Store("/", fs=fs, device="e6614c31")
-    assert "bower.past" not in sys.modules and s.resume() is None and s.over() is None
+    assert "bower.past" not in sys.modules and s.resume() is None and s.resume(1) is None
     assert "bower.past" not in sys.modules and "bower.boot" not in sys.modules
     g = Game(Rules("classic", winning_score=1), ["Ann", "Bob", "Cy", "Di"], dealer=0)
     s.new_game(g, started=1750000000)

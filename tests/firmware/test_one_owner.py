@@ -24,6 +24,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fakefs import FakeFS
+from bower.store import extra
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = sorted((REPO / "engine").rglob("*.py")) + sorted((REPO / "firmware").rglob("*.py"))
@@ -95,7 +96,7 @@ def test_the_store_forwards_nothing_it_does_not_name():
         st.no_such_thing(1, 2, 3)   # pyright: ignore[reportAttributeAccessIssue]
     with pytest.raises(AttributeError):
         st._boot()    # pyright: ignore[reportAttributeAccessIssue]  (was forwarded to the store's extras)
-    assert st.resume() is None and st.games() == [] and st.count() == 0
+    assert st.resume() is None and extra("past").games(st) == [] and st.count() == 0
 
 
 def test_the_name_rule_is_written_once():

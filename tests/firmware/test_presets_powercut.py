@@ -16,7 +16,7 @@ sys.path.insert(0, "tests/firmware")
 import pytest
 
 from fakefs import FakeFS, PowerCut
-from bower.store import Store
+from bower.store import Store, extra
 from bower import presets
 from euchre import Game, Rules
 
@@ -50,7 +50,7 @@ def device(fs, games=2):
 
 def state(s, fs):
     # What a reboot must find of everything but the presets.
-    return (s.settings, s.roster, s.clock_offset, s.next_no, s.games(),
+    return (s.settings, s.roster, s.clock_offset, s.next_no, extra("past").games(s),
             {k: bytes(v) for k, v in fs.files.items() if "/games/" in k or "past" in k},
             s.resume()[0].hand.events)
 
@@ -107,8 +107,8 @@ def synced_device(limit_after):
     fs = FakeFS()
     s = device(fs, 4)
     for gid in ("g0001", "g0003"):
-        crc = [g["crc"] for g in s.games() if g["id"] == gid][0]
-        assert s.mark_synced(gid, crc)
+        crc = [g["crc"] for g in extra("past").games(s) if g["id"] == gid][0]
+        assert extra("past").mark_synced(s, gid, crc)
     while s.tidy():
         pass
     fs.limit = fs.used() + limit_after
@@ -125,7 +125,7 @@ def test_a_full_flash_removes_the_oldest_synced_game_for_the_presets():
     assert presets.save(s, [BIG]) == [BIG]
     s = Store("/", fs=fs.reboot())
     assert presets.load(s) == ([BIG], [])
-    assert [g["id"] for g in s.games()] == ["g0002", "g0003", "g0004"]    # g0001 was room enough
+    assert [g["id"] for g in extra("past").games(s)] == ["g0002", "g0003", "g0004"]    # g0001 was room enough
     assert logs(fs) == {k: kept[k] for k in kept if "g0001" not in k}
     assert s.resume()[0].hand.events and s.settings["brightness"] == 9 and s.roster == ["Ann", "Bob"]
 
@@ -139,7 +139,7 @@ def test_a_full_flash_never_removes_a_game_not_synced_and_keeps_the_old_presets(
     assert e.value.args[0] == 28
     s = Store("/", fs=fs.reboot())
     assert presets.load(s) == ([FRIDAY, KIDS], []) and "/presets.tmp" not in fs.files
-    assert [g["id"] for g in s.games()] == ["g0002", "g0004"]      # both synced went, neither other
+    assert [g["id"] for g in extra("past").games(s)] == ["g0002", "g0004"]      # both synced went, neither other
     assert logs(fs) == {k: kept[k] for k in kept if "g0001" not in k and "g0003" not in k}
     assert s.resume()[0].hand.events and s.settings["brightness"] == 9
 
@@ -148,12 +148,12 @@ def test_nothing_at_boot_loads_the_presets():
     code = ("import sys; sys.path.insert(0, 'tests/firmware')\n"
             "import bower_host\n"                    # (puts the device's code on sys.path)
             "from fakefs import FakeFS\n"
-            "from bower.store import Store\n"
+            "from bower.store import Store, extra\n"
             "from bower.ui import App\n"
             "from uikit import Rng\n"
             "s = Store('/', fs=FakeFS(), device='d')\n"
             "App(s, {'version': 't', 'device': 'd'}, Rng(5).randrange)\n"
-            "s.games(); s.save_settings({'brightness': 1})\n"
+            "extra('past').games(s); s.save_settings({'brightness': 1})\n"
             "assert 'bower.past' in sys.modules\n"
             "print('bower.presets' in sys.modules)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

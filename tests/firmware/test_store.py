@@ -15,7 +15,7 @@ import pytest
 
 from fakefs import FakeFS, make_script, states, observe, play, fingerprint
 from helpers import CLASSIC_TO_5 as CLASSIC  # a Classic game to 5: five scored hands, a misdeal
-from bower.store import Store
+from bower.store import Store, extra
 from bower.prefs import DEFAULTS
 from euchre import Game, Rules, IllegalAction
 from euchre import log
@@ -193,7 +193,7 @@ def test_new_game_writes_the_header_with_id_device_and_start():
     assert s.new_game(g, started=1750000123) == "g0001"
     header = log.decode_line(lines(fs)[0])
     assert header == dict(log.header_payload(g), id="g0001", device="e6614c31", started=1750000123)
-    assert s.games() == [{"id": "g0001", "size": len(fs.files[LOG]), "state": "playing", "synced": False,
+    assert extra("past").games(s) == [{"id": "g0001", "size": len(fs.files[LOG]), "state": "playing", "synced": False,
                           "crc": "%08x" % zlib.crc32(bytes(fs.files[LOG]))}]
     g.apply("up H")
     with pytest.raises(ValueError):
@@ -322,24 +322,24 @@ def test_a_finished_game_is_not_resumed():
     s = boot(fs)
     played(s, CLASSIC)
     assert boot(fs.reboot()).resume() is None
-    assert s.games()[0]["state"] == "finished"
+    assert extra("past").games(s)[0]["state"] == "finished"
     # Power lost before the "finished" mark: found finished at the next boot.
     del fs.files["/games/g0001.st"]
     s = boot(fs.reboot())
-    assert s.resume() is None and s.games()[0]["state"] == "finished" and s.warnings == []
+    assert s.resume() is None and extra("past").games(s)[0]["state"] == "finished" and s.warnings == []
 
 
 def test_the_end_of_a_game_can_be_undone():
     fs = FakeFS()
     s = boot(fs)
     g = played(s, CLASSIC)
-    assert s.games()[0]["state"] == "finished"
+    assert extra("past").games(s)[0]["state"] == "finished"
     g = played(s, ["undo"], g)
-    assert s.games()[0]["state"] == "playing" and not g.result
+    assert extra("past").games(s)[0]["state"] == "playing" and not g.result
     r = boot(fs.reboot()).resume()
     assert observe(r[0]) == observe(reference(CLASSIC[:-1]))
     g = played(s, ["tricks 3"], g)
-    assert g.result and s.games()[0]["state"] == "finished"
+    assert g.result and extra("past").games(s)[0]["state"] == "finished"
     assert boot(fs.reboot()).resume() is None
     assert observe(log.loads(bytes(fs.files[LOG]).decode())[0]) == observe(g)
 
@@ -351,12 +351,12 @@ def test_a_new_game_abandons_the_unfinished_one_and_keeps_it():
     kept = bytes(fs.files[LOG])
     s = boot(fs.reboot())
     assert s.new_game(classic()) == "g0002"
-    assert [(g["id"], g["state"]) for g in s.games()] == [("g0001", "abandoned"), ("g0002", "playing")]
+    assert [(g["id"], g["state"]) for g in extra("past").games(s)] == [("g0001", "abandoned"), ("g0002", "playing")]
     assert bytes(fs.files[LOG]) == kept
     while s.tidy():     # the app idle: the older game goes to the archive
         pass
     assert bytes(fs.files[PAST]) == kept and LOG not in fs.files
-    assert [(g["id"], g["state"]) for g in s.games()] == [("g0001", "abandoned"), ("g0002", "playing")]
+    assert [(g["id"], g["state"]) for g in extra("past").games(s)] == [("g0001", "abandoned"), ("g0002", "playing")]
     s = boot(fs.reboot())
     assert s.resume()[1]["id"] == "g0002"
 
@@ -374,12 +374,12 @@ def test_a_corrupt_earlier_line_is_reported_and_left_alone():
     assert s.warnings == ["g0001 line 7 corrupt: not resumed"]
     assert bytes(fs.files[LOG]) == flipped
     # Still listed (and synced as is), abandoned by the next game, never changed.
-    assert s.games()[0]["state"] == "playing"
+    assert extra("past").games(s)[0]["state"] == "playing"
     s.new_game(classic())
-    assert s.games()[0]["state"] == "abandoned" and bytes(fs.files[LOG]) == flipped
+    assert extra("past").games(s)[0]["state"] == "abandoned" and bytes(fs.files[LOG]) == flipped
     while s.tidy():
         pass
-    assert s.games()[0]["state"] == "abandoned" and bytes(fs.files[PAST]) == flipped
+    assert extra("past").games(s)[0]["state"] == "abandoned" and bytes(fs.files[PAST]) == flipped
 
 
 def test_a_corrupt_header_or_refused_event_is_not_resumed():
@@ -508,7 +508,7 @@ def test_games_read_and_mark_synced():
     s.new_game(classic())  # g0002: playing, no input yet
     while s.tidy():        # g0001 to the archive
         pass
-    listed = s.games()
+    listed = extra("past").games(s)
     assert [(x["id"], x["state"], x["synced"]) for x in listed] == [("g0001", "finished", False),
                                                                     ("g0002", "playing", False)]
     data = bytes(fs.files[PAST])
@@ -520,19 +520,19 @@ def test_games_read_and_mark_synced():
             break
         got += chunk
     assert got == data and s.read("g0001", 10 ** 6, 100) == b""
-    assert s.mark_synced("g0001", "00000000") is False
-    assert s.mark_synced("g0001", listed[0]["crc"].upper()) is True
-    assert s.games()[0]["synced"] and boot(fs.reboot()).games()[0]["synced"]
+    assert extra("past").mark_synced(s, "g0001", "00000000") is False
+    assert extra("past").mark_synced(s, "g0001", listed[0]["crc"].upper()) is True
+    assert extra("past").games(s)[0]["synced"] and extra("past").games(boot(fs.reboot()))[0]["synced"]
     # A game in play syncs partially; more inputs make it unsynced again.
-    crc2 = s.games()[1]["crc"]
-    assert s.mark_synced("g0002", crc2)
-    assert s.games()[1]["synced"] and s.games()[1]["state"] == "playing"
+    crc2 = extra("past").games(s)[1]["crc"]
+    assert extra("past").mark_synced(s, "g0002", crc2)
+    assert extra("past").games(s)[1]["synced"] and extra("past").games(s)[1]["state"] == "playing"
     s = boot(fs.reboot())
     g, info = s.resume()
     played(s, ["up H"], g)
-    assert not s.games()[1]["synced"] and s.games()[0]["synced"]
+    assert not extra("past").games(s)[1]["synced"] and extra("past").games(s)[0]["synced"]
     with pytest.raises(ValueError):
-        s.mark_synced("g0099", crc2)
+        extra("past").mark_synced(s, "g0099", crc2)
     with pytest.raises(OSError):
         s.read("g0099", 0, 10)
 
@@ -547,7 +547,7 @@ def test_read_and_mark_synced_refuse_bad_ids(bad):
     with pytest.raises(ValueError):
         s.read(bad, 0, 10)
     with pytest.raises(ValueError):
-        s.mark_synced(bad, "00000000")
+        extra("past").mark_synced(s, bad, "00000000")
 
 
 def test_usage_and_low_space():
@@ -571,21 +571,21 @@ def test_make_room_removes_only_synced_finished_or_abandoned_games():
     played(s, CLASSIC)                           # g0002 finished, not synced
     played(s, CLASSIC[:5])                       # g0003 abandoned by g0004, synced
     played(s, CLASSIC[:7])                       # g0004 playing, synced (partial)
-    crcs = dict((g["id"], g["crc"]) for g in s.games())
+    crcs = dict((g["id"], g["crc"]) for g in extra("past").games(s))
     for gid in ("g0001", "g0003", "g0004"):
-        assert s.mark_synced(gid, crcs[gid])
+        assert extra("past").mark_synced(s, gid, crcs[gid])
     free = boot(fs.reboot()).usage()[1]
     # Enough room already: nothing goes.
     assert boot(fs.reboot(), low=free).make_room() == []
     # Short of one block: the oldest synced game goes, and only it.
     s = boot(fs.reboot(), low=free + 4096)
     assert s.make_room() == ["g0001"]
-    assert [g["id"] for g in s.games()] == ["g0002", "g0003", "g0004"]
+    assert [g["id"] for g in extra("past").games(s)] == ["g0002", "g0003", "g0004"]
     # Short of much more: every synced finished/abandoned game goes; never
     # g0002 (not synced) or g0004 (in play), however low the space.
     s = boot(fs.reboot(), low=10 ** 9)
     assert s.make_room() == ["g0003"] and s.low_space()
-    assert [g["id"] for g in s.games()] == ["g0002", "g0004"]
+    assert [g["id"] for g in extra("past").games(s)] == ["g0002", "g0004"]
     assert sorted(p for p in fs.files if "g0001" in p or "g0003" in p) == []
     assert s.resume()[0].event_count() == 7
     # Ids are never reused, even when the newest games are gone.
@@ -609,7 +609,7 @@ def test_on_a_real_directory_with_the_os_module(tmp_path):
     path = os.path.join(root, "games", "g0001.log")
     with open(path, "rb") as f:
         data = f.read()
-    assert s.games() == [{"id": "g0001", "size": len(data), "crc": "%08x" % zlib.crc32(data),
+    assert extra("past").games(s) == [{"id": "g0001", "size": len(data), "crc": "%08x" % zlib.crc32(data),
                           "state": "finished", "synced": False}]
     assert sorted(os.listdir(os.path.join(root, "games"))) == ["g0001.ck", "g0001.log", "g0001.st"]
     assert s.usage()[0] == len(data)
@@ -653,21 +653,22 @@ def test_older_games_go_to_the_archive_when_idle_and_are_listed_read_and_synced_
     idx = bytes(fs.files["/past.idx"])
     assert len(idx) == 3 * 32 and idx[:32] == b"g0001      %07d %08x f 0\n" % (
         len(logs["g0001"]), zlib.crc32(logs["g0001"]))
-    listed = s.games()
+    listed = extra("past").games(s)
     assert [(g["id"], g["state"], g["synced"]) for g in listed] == [
         ("g0001", "finished", False), ("g0002", "finished", False), ("g0003", "finished", False),
         ("g0004", "playing", False)]
     for g in listed:
         assert g["size"] == len(logs[g["id"]]) and g["crc"] == "%08x" % zlib.crc32(logs[g["id"]])
         assert s.read(g["id"], 0, 10 ** 6) == logs[g["id"]]
-    assert s.count() == 4 and [e[0] for e in s.each()] == ["g0001", "g0002", "g0003", "g0004"]
-    assert s.mark_synced("g0002", listed[1]["crc"]) and not s.mark_synced("g0003", "00000000")
+    assert s.count() == 4 and [e[0] for e in extra("past").each(s)] == ["g0001", "g0002", "g0003", "g0004"]
+    past = extra("past")
+    assert past.mark_synced(s, "g0002", listed[1]["crc"]) and not past.mark_synced(s, "g0003", "00000000")
     # LIST's lines (cut from the index lines), marks applied: as games() says.
     assert [x.decode() for x in s.listing()] == [
-        "%s %d %s %s %d" % (g["id"], g["size"], g["crc"], g["state"], g["synced"]) for g in s.games()]
+        "%s %d %s %s %d" % (g["id"], g["size"], g["crc"], g["state"], g["synced"]) for g in extra("past").games(s)]
     assert bytes(fs.files["/past.mk"]) == b"Sg0002     \n"
     s = boot(fs.reboot())
-    assert [g["synced"] for g in s.games()] == [False, True, False, False]
+    assert [g["synced"] for g in extra("past").games(s)] == [False, True, False, False]
     assert s.unsynced() == 2 and s.unsynced(0) == 3     # the one in play is not synced either
     used, free = s.usage()
     assert used == sum(len(b) for b in logs.values())
@@ -676,31 +677,32 @@ def test_older_games_go_to_the_archive_when_idle_and_are_listed_read_and_synced_
 def test_marks_fold_into_the_index_and_removals_leave_nothing():
     fs = FakeFS(capacity=512 * 4096)
     s, logs, g = finished_games(fs, 46)
-    crcs = dict((g["id"], g["crc"]) for g in s.games())
+    crcs = dict((g["id"], g["crc"]) for g in extra("past").games(s))
     for i in range(1, 44):
-        assert s.mark_synced("g%04d" % i, crcs["g%04d" % i])
-        assert s.mark_synced("g%04d" % i, crcs["g%04d" % i])  # again: nothing more written
+        assert extra("past").mark_synced(s, "g%04d" % i, crcs["g%04d" % i])
+        assert extra("past").mark_synced(s, "g%04d" % i, crcs["g%04d" % i])  # again: nothing more written
     # 40 marks were folded into the index; 3 are left.
     assert len(fs.files["/past.mk"]) == 3 * 12 and len(fs.files["/past.idx"]) == 46 * 32
     assert bytes(fs.files["/past.idx"])[:32].endswith(b" 1\n")
-    assert [g["id"] for g in s.games() if g["synced"]] == ["g%04d" % i for i in range(1, 44)]
+    assert [g["id"] for g in extra("past").games(s) if g["synced"]] == ["g%04d" % i for i in range(1, 44)]
     # Room for a game: the oldest synced games go, the index says so.
     free = boot(fs.reboot()).usage()[1]
     s = boot(fs.reboot(), low=free + 3 * 4096)
     gone = s.make_room()
     assert gone == ["g0001", "g0002", "g0003"]
-    assert [g["id"] for g in s.games()][:2] == ["g0004", "g0005"] and s.count() == 44
+    assert [g["id"] for g in extra("past").games(s)][:2] == ["g0004", "g0005"] and s.count() == 44
     assert not any(p.startswith("/past/g000%d" % i) for p in fs.files for i in (1, 2, 3))
     s = boot(fs.reboot())
-    assert s.count() == 44 and len(s.games()) == 44
+    assert s.count() == 44 and len(extra("past").games(s)) == 44
     # More marks after the removals: the count holds.
     for i in range(44, 47):
-        s.mark_synced("g%04d" % i, crcs["g%04d" % i])
-    assert s.count() == 44 and len(s.games()) == 44 and [g["id"] for g in s.games()][0] == "g0004"
+        extra("past").mark_synced(s, "g%04d" % i, crcs["g%04d" % i])
+    games = extra("past").games(s)
+    assert s.count() == 44 and len(games) == 44 and games[0]["id"] == "g0004"
     with pytest.raises((OSError, ValueError)):
         s.read("g0001", 0, 10)
     with pytest.raises(ValueError):
-        s.mark_synced("g0001", crcs["g0001"])
+        extra("past").mark_synced(s, "g0001", crcs["g0001"])
 
 
 def test_a_power_cut_anywhere_in_the_move_loses_nothing():
@@ -711,7 +713,7 @@ def test_a_power_cut_anywhere_in_the_move_loses_nothing():
     played(s, CLASSIC[:1])                  # g0004: g0003 waits for the archive
     logs["g0003"] = bytes(fs.files["/games/g0003.log"])
     logs["g0004"] = bytes(fs.files["/games/g0004.log"])
-    want = [(g["id"], g["size"], g["crc"], g["state"]) for g in s.games()]
+    want = [(g["id"], g["size"], g["crc"], g["state"]) for g in extra("past").games(s)]
     start = fs.spent
     idle(s)
     end = fs.spent
@@ -719,9 +721,9 @@ def test_a_power_cut_anywhere_in_the_move_loses_nothing():
     for cut in range(start, end + 1):
         flash = fs.at(cut)
         t = boot(flash)
-        assert [(g["id"], g["size"], g["crc"], g["state"]) for g in t.games()] == want, cut
+        assert [(g["id"], g["size"], g["crc"], g["state"]) for g in extra("past").games(t)] == want, cut
         idle(t)                             # finished after the reboot
-        assert [(g["id"], g["size"], g["crc"], g["state"]) for g in t.games()] == want, cut
+        assert [(g["id"], g["size"], g["crc"], g["state"]) for g in extra("past").games(t)] == want, cut
         assert sorted(p for p in flash.files if "/games/" in p and p.endswith(".log")) == ["/games/g0004.log"]
         assert len(flash.files["/past.idx"]) == 3 * 32, cut
         for gid, b in logs.items():
@@ -733,13 +735,13 @@ def test_a_line_cut_short_in_the_index_is_ignored_and_cut_off():
     s, logs, g = finished_games(fs, 2)
     fs.files["/past.idx"] += b"g0003      00"      # a failed append's part of a line
     s = boot(fs.reboot())
-    assert [g["id"] for g in s.games()] == ["g0001", "g0002", "g0003"] and s.count() == 3
+    assert [g["id"] for g in extra("past").games(s)] == ["g0001", "g0002", "g0003"] and s.count() == 3
     played(s, CLASSIC[2:], s.resume()[0])
     s.close()
     played(s, CLASSIC[:1])
     idle(s)
     assert len(fs.files["/past.idx"]) == 3 * 32
-    assert [g["id"] for g in s.games()] == ["g0001", "g0002", "g0003", "g0004"]
+    assert [g["id"] for g in extra("past").games(s)] == ["g0001", "g0002", "g0003", "g0004"]
 
 
 def test_a_device_from_before_the_archive_moves_its_games_when_idle():
@@ -749,8 +751,8 @@ def test_a_device_from_before_the_archive_moves_its_games_when_idle():
         played(s, CLASSIC)
         s.close()                            # (no idle: all stay in games/, as old firmware kept them)
     played(s, CLASSIC[:1])
-    before = [(g["id"], g["crc"]) for g in s.games()]
+    before = [(g["id"], g["crc"]) for g in extra("past").games(s)]
     s = boot(fs.reboot())
     assert idle(s) >= 2                      # four a step, then the counts
     assert [p for p in fs.files if "/games/" in p and p.endswith(".log")] == ["/games/g0007.log"]
-    assert [(g["id"], g["crc"]) for g in s.games()] == before
+    assert [(g["id"], g["crc"]) for g in extra("past").games(s)] == before

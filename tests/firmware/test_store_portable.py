@@ -6,7 +6,7 @@
 # test_store_powercut.py (CPython).
 
 from fakefs import UNDO_GAME, FakeFS, PowerCut, observe, play, run_game, count_done, expect_settings
-from bower.store import Store
+from bower.store import Store, extra
 from bower.prefs import DEFAULTS
 from euchre import Game, Rules, IllegalAction
 from euchre import log
@@ -77,7 +77,7 @@ def test_a_game_resumed_after_reboots():
             g.apply(e)
         s.record(g, e)
     s = Store("/", fs=fs.reboot())
-    assert s.resume() is None and s.games()[0]["state"] == "finished"
+    assert s.resume() is None and extra("past").games(s)[0]["state"] == "finished"
     g, dropped = log.loads(bytes(fs.files[LOG]).decode())
     assert observe(g) == ref[-1] and dropped is None
 
@@ -140,8 +140,9 @@ def test_bad_ids_and_synced_games():
     s.new_game(Game(rules(), dealer=0))
     for bad in ("../x", "g1/../../", "", "g12", "G0001", "g0001.log", None):
         raises(ValueError, s.read, bad, 0, 10)
-        raises(ValueError, s.mark_synced, bad, "00000000")
-    listed = s.games()[0]
+        raises(ValueError, extra("past").mark_synced, s, bad, "00000000")
+    listed = extra("past").games(s)[0]
     assert s.read("g0001", 0, 1000) == bytes(fs.files[LOG])
-    assert not s.mark_synced("g0001", "00000000") and s.mark_synced("g0001", listed["crc"])
-    assert s.games()[0]["synced"]
+    past = extra("past")
+    assert not past.mark_synced(s, "g0001", "00000000") and past.mark_synced(s, "g0001", listed["crc"])
+    assert extra("past").games(s)[0]["synced"]

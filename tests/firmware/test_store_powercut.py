@@ -19,7 +19,7 @@ import pytest
 
 from fakefs import (FakeFS, PowerCut, make_script, states, observe, run_game, expect_settings,
                     count_done, CHANGES)
-from bower.store import Store
+from bower.store import Store, extra
 from euchre import log
 
 GID = "g0001"
@@ -60,7 +60,7 @@ class Run:
         warnings = []
         assert (store.settings, store.roster, store.clock_offset) == expect_settings(self.marks, cut), cut
         if cut < self.marks["game"]:
-            assert r is None and store.games() == [], cut
+            assert r is None and extra("past").games(store) == [], cut
             assert store.warnings == warnings, (cut, store.warnings)
             return store, None, k
         if self.torn(cut):
@@ -71,7 +71,7 @@ class Run:
         exp = self.ref[k]
         if exp[4]:
             assert r is None, cut
-            assert store.games()[0]["state"] == "finished"
+            assert extra("past").games(store)[0]["state"] == "finished"
             return store, None, k
         assert r is not None, (cut, store.warnings)
         game, info = r
@@ -91,8 +91,8 @@ class Run:
         fs = store.fs.reboot()
         s = Store("/", fs=fs, device=DEV)
         assert s.resume() is None and s.warnings == []
-        gids = [g["id"] for g in s.games()]
-        assert s.games()[-1]["state"] == "finished"
+        gids = [g["id"] for g in extra("past").games(s)]
+        assert extra("past").games(s)[-1]["state"] == "finished"
         text = bytes(fs.files["/games/%s.log" % gids[-1]])
         if gids == [GID]:
             assert text == self.final
@@ -175,7 +175,7 @@ def test_power_cut_during_recovery():
             k = count_done(run.marks, cut)
             if cut >= run.marks["game"]:
                 assert bytes(store.fs.files[LOG]) == run.final[:run.ends[k]], (cut, m)
-                assert store.games()[0]["state"] == ("finished" if run.ref[k][4] else "playing")
+                assert extra("past").games(store)[0]["state"] == ("finished" if run.ref[k][4] else "playing")
             if r is not None:
                 assert observe(r[0]) == run.ref[k], (cut, m)
             else:

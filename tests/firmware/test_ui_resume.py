@@ -9,10 +9,9 @@ import tempfile
 sys.path.insert(0, "tests/firmware")
 
 from uikit import INFO, Driver, Canvas, boot, table_game
-from bower.store import Store
+from bower.store import Store, extra
 from bower.ui import App
 from bower import keys as K
-
 
 
 def screen_of(d):
@@ -34,7 +33,7 @@ def test_reboot_after_every_input_resumes_the_same_screen():
             assert screen_of(d) == before, (i, e, before[0], screen_of(d)[0])
         assert i == len(events) - 1 and over == ref.result
         assert screen_of(d)[0][0] == "Game over"
-        assert d.app.store.games()[-1]["state"] == "finished"
+        assert extra("past").games(d.app.store)[-1]["state"] == "finished"
 
 
 def test_undo_after_reboot_reaches_back_into_earlier_hands():
@@ -131,7 +130,7 @@ def test_game_over_screen_survives_reboots_until_it_is_left():
     assert [x[0] for x in d.top().items][1:] == [p + " deals" for p in players]
     d = fs_boot(d.store.fs.reboot())
     assert screen_of(d)[0][:2] == ["Bower", "New game"]
-    assert d.store.games()[-1]["state"] == "finished" and d.store.resume() is None
+    assert extra("past").games(d.store)[-1]["state"] == "finished" and d.store.resume() is None
 
 
 def test_game_over_after_a_power_cut_before_the_finished_mark():
@@ -149,7 +148,7 @@ def test_game_over_after_a_power_cut_before_the_finished_mark():
     fs.remove("/games/g0001.st")          # as if that write never happened
     d = fs_boot(fs.reboot())
     assert screen_of(d) == over
-    assert d.store.games()[-1]["state"] == "finished"
+    assert extra("past").games(d.store)[-1]["state"] == "finished"
     d.press(K.BACK_LONG)                  # undo the game's last input
     assert not d.app.game.result and d.app.game.event_count() == len(events) - 1
     d = fs_boot(d.store.fs.reboot())

@@ -60,19 +60,12 @@ class MemStore:
         return False  # no checkpoint waiting (bower.store's: written when idle)
 
     def resume(self, over=0):
-        if over:
-            return self.over()
-        if self.current is None:
+        if self.current is None or over and not self.open:
             return None
         game, dropped = replay_lines(self.logs[self.current])
-        if game.result:
+        if bool(game.result) != bool(over):
             return None
-        return game, {}
-
-    def over(self):
-        if self.current is None or not self.open:
-            return None
-        return replay_lines(self.logs[self.current])[0], {}
+        return game, {"ack": self.acks.get(self.current, 0)}
 
     def close(self):
         self.open = False
@@ -80,8 +73,6 @@ class MemStore:
     def ack(self, hand_no):
         self.acks[self.current] = hand_no
 
-    def acked(self):
-        return self.acks.get(self.current, 0)
 
     def load_full(self):
         return replay_lines(self.logs[self.current])[0]

@@ -34,6 +34,7 @@ from bower_host.db import Library
 
 from clubphones import FIRMWARE, TablePhone, Wire, play_phones
 from webphone import build_site, running
+from bower.store import extra
 
 T0 = 1763700000
 KEY = "fri"
@@ -83,7 +84,7 @@ def make(root: Path) -> Night:
         api.close()
     logs = {}
     for t, p in phones.items():
-        for g in p.store.games():
+        for g in extra("past").games(p.store):
             raw = p.store.read(g["id"], 0, 1 << 20)
             c = json.loads(raw.split(b"\n", 1)[0])[0]["club"]
             logs[(t, c["round"])] = (g["id"], raw)

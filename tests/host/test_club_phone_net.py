@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bower.webboard import FILES, WebBoard  # noqa: E402
 
 from clubtables import TableBower  # noqa: E402
+from bower.store import extra  # noqa: E402
 
 T0 = 1763700000
 DEVICE = "0123456789abcdef"
@@ -52,7 +53,7 @@ def replies(tmp_path_factory) -> dict:
     b.store.set_club(o.setup)
     b.store.warnings.append("club round 1, table 1")
     b.play_round(["up D", "order", "tricks 3", "up S", "pass", "order", "tricks 5"])
-    (gid, size, crc) = list(b.store.each())[0][:3]
+    (gid, size, crc) = list(extra("past").each(b.store))[0][:3]
     return {"code": code, "join": {"night": "fri", "table": 1, "token": j.token},
             "round": {"night": o.night, "table": o.table, "round": o.round, "token": o.token, "setup": o.setup},
             "flash": flash, "game": (gid, b.store.read(gid, 0, size), crc)}
@@ -187,5 +188,5 @@ def test_a_join_without_a_reply_is_asked_again_then_the_round_played_is_sent_and
     reply = {"status": "new", "crc": crc, "note": "night fri round 1 table 1"}
     assert board.net_answer(200, json.dumps(reply), 5000) == FILES
     assert board.net_said() == "sent: night fri round 1 table 1"
-    assert list(board.store.each())[0][4]                       # marked synced: not sent again
+    assert list(extra("past").each(board.store))[0][4]                       # marked synced: not sent again
     assert _request(board, 5000)[:2] == ["GET", "api/round"]

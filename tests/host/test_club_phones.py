@@ -20,6 +20,7 @@ from bower_host.db import Library
 from clubphones import TablePhone, Wire, play_phones, statuses
 from test_club_night import recompute
 from webphone import running
+from bower.store import extra
 
 T0 = 1763700000
 
@@ -41,7 +42,7 @@ def _phones(root, url, tables: int, seed: int, cut: float = 0.0, lose: float = 0
 def _logs(phones: dict) -> list:
     out = []
     for p in phones.values():
-        games = p.store.games()
+        games = extra("past").games(p.store)
         assert games and all(g["synced"] for g in games), f"{p.device}: a round not acknowledged"
         out += [p.store.read(g["id"], 0, 1 << 20) for g in games]
     return out
@@ -124,7 +125,7 @@ def test_the_laptop_killed_mid_night_loses_nothing_it_acknowledged(tmp_path):
         from clubphones import FIRMWARE
         with FIRMWARE:
             proc.send_signal(signal.SIGKILL)
-            acked = {(p.device, g["id"]) for p in phones.values() for g in p.store.games() if g["synced"]}
+            acked = {(p.device, g["id"]) for p in phones.values() for g in extra("past").games(p.store) if g["synced"]}
         proc.wait()
         with Library(db) as lib:            # every acknowledged round is in the library
             have = {(d, k) for d, k in lib.conn.execute("SELECT device, game_key FROM games")}
@@ -205,7 +206,8 @@ def test_a_night_of_phones_and_picos_mixed_counts_both(tmp_path):
         devices = {r["device"] for r in night.results.values()}
         standing = cs.standings(night)
     assert {"club0002", "club0005"} <= devices and any(d.startswith("web-") for d in devices)
-    logs = _logs(phones) + [b.store.read(g["id"], 0, 1 << 20) for b in bowers.values() for g in b.store.games()]
+    logs = _logs(phones) + [b.store.read(g["id"], 0, 1 << 20)
+                            for b in bowers.values() for g in extra("past").games(b.store)]
     rows = [(r["place"], r["player"], r["points"], r["won"], r["loners"], r["euchres"]) for r in standing]
     assert sorted(rows) == sorted(recompute(logs, night.scoring, names))
 
@@ -233,7 +235,7 @@ def test_a_round_moved_on_without_a_phone_still_takes_its_log_and_offers_the_nex
                 from bower_host.club.simulate import bot_table_events, round_rules
                 club = round_header("fri", 2, 1, 2, None, setup["scoring"])
                 late.play_round(bot_table_events(random.Random(2), setup["players"], 2, 0.0, round_rules(club)))
-                [g] = late.store.games()
+                [g] = extra("past").games(late.store)
                 raw = late.store.read(g["id"], 0, 1 << 20)
             late.talk()
             assert late.net.pending() and "offline" in late.net.said
@@ -247,7 +249,7 @@ def test_a_round_moved_on_without_a_phone_still_takes_its_log_and_offers_the_nex
                 late.talk()
                 time.sleep(0.05)
             with FIRMWARE:
-                assert not late.net.pending() and late.store.games()[0]["synced"]   # the old round: taken
+                assert not late.net.pending() and extra("past").games(late.store)[0]["synced"]   # the old round: taken
                 assert late.store.club()["round"] == 2 and late.net.offered() == 2   # the new one: offered
     finally:
         api.close()

@@ -17,7 +17,7 @@ from bower.protocol import MAX_CHUNK
 from bower_host.framing import encode_request, parse_reply, quote_name
 
 from fake_device import HostFs, random_table_game, record_game
-from bower.store import Store
+from bower.store import Store, extra
 
 ROOT = Path(__file__).resolve().parents[2]
 INFO = {"version": "0.2.0", "device": "e6614103e7", "board": {"board": "pico"}}
@@ -52,7 +52,7 @@ def dev(tmp_path):
 
 
 def files(store):
-    return {g["id"]: store.read(g["id"], 0, 1 << 20) for g in store.games()}
+    return {g["id"]: store.read(g["id"], 0, 1 << 20) for g in extra("past").games(store)}
 
 
 def test_hello_reports_versions_device_storage_and_clock(dev):
@@ -73,7 +73,7 @@ def test_list_matches_the_store(dev):
     assert first.words == ["OK", "2"] and all(i.tag == "L" and i.status == "GAME" for i in items)
     got = [i.words[1:] for i in items]
     assert got == [[g["id"], str(g["size"]), g["crc"], g["state"], "1" if g["synced"] else "0"]
-                   for g in dev.store.games()]
+                   for g in extra("past").games(dev.store)]
     assert [w[3] for w in got] == ["finished", "playing"]
 
 
@@ -98,7 +98,7 @@ def test_get_chunks_reassemble_the_file_exactly(dev, n):
 def test_get_is_bounded_and_checks_its_arguments(dev):
     [r] = dev.ask("a", "GET", "g0001", 0, 99999)
     assert int(r.words[3]) == MAX_CHUNK
-    size = dev.store.games()[0]["size"]
+    size = extra("past").games(dev.store)[0]["size"]
     [r] = dev.ask("b", "GET", "g0001", size + 10, 5)
     assert r.words[1:] == ["g0001", str(size + 10), "0", "00000000", "-"]
     for args, code in [(("g0001", 0, 0), "badargs"), (("g0001", -1, 5), "badargs"), (("g0001", "x", 5), "badargs"),
@@ -110,16 +110,16 @@ def test_get_is_bounded_and_checks_its_arguments(dev):
 
 
 def test_synced_only_with_the_current_crc(dev):
-    g = dev.store.games()[0]
+    g = extra("past").games(dev.store)[0]
     [r] = dev.ask("s1", "SYNCED", "g0001", "0badf00d")
-    assert r.words[:2] == ["ERR", "stale"] and not dev.store.games()[0]["synced"]
+    assert r.words[:2] == ["ERR", "stale"] and not extra("past").games(dev.store)[0]["synced"]
     for args, code in [(("g0001", "xyz"), "badargs"), (("g0001",), "badargs"), (("g0042", g["crc"]), "badid"),
                        (("../g0001", g["crc"]), "badid")]:
         [r] = dev.ask("s2", "SYNCED", *args)
         assert r.words[:2] == ["ERR", code], (args, r.words)
-    assert not dev.store.games()[0]["synced"]
+    assert not extra("past").games(dev.store)[0]["synced"]
     [r] = dev.ask("s3", "SYNCED", "g0001", g["crc"])
-    assert r.words == ["OK"] and dev.store.games()[0]["synced"]
+    assert r.words == ["OK"] and extra("past").games(dev.store)[0]["synced"]
 
 
 def test_damaged_reaches_the_screen(dev):

@@ -1,72 +1,58 @@
 # portable: runs under MicroPython
 # The device side of the link (bower.link) on a real MicroPython as well as
-# CPython: requests built by hand from host/PROTOCOL.md (no host code), an
-# in-memory store with the Store API, replies checked line by line.
+# CPython: requests built by hand from host/PROTOCOL.md (no host code), the
+# real store over an in-memory flash (tests/firmware/fakefs.py), replies
+# checked line by line.
 
 from binascii import a2b_base64, crc32
 
+import sys
+
+sys.path.insert(0, "tests/firmware")
+
+from fakefs import FakeFS, make_script
 from bower.link import Link
 from bower.protocol import MAX_CHUNK
+from bower.store import Store, extra
+from euchre import Game, Rules
 
 
-class MemStore:
-    # The parts of bower.store.Store the link uses, in memory.
-    def __init__(self):
-        self.files = {"g0001": bytes(range(32, 127)) * 50 + b"\n", "g0002": b'["up H","d89347b8"]\n'}
-        self.synced = {}
-        self.roster = []
-        self.clock_offset = 0
+def _store():
+    # The real store over an in-memory flash: g0001 a finished Five-Handed
+    # game (some 2.8 KB, more than one GET's chunk), g0002 a Classic game in
+    # play.
+    fs = FakeFS()
+    st = Store("/", fs=fs, device="e66141")
+    rules, dealer, inputs = make_script("five", 2)
+    g = Game(rules, dealer=dealer)
+    st.new_game(g)
+    for e in inputs:
+        if e == "undo":
+            g.undo()
+        else:
+            g.apply(e)
+        st.record(g, e)
+    assert g.result
+    st.close()
+    g = Game(Rules("classic"), dealer=0)
+    st.new_game(g)
+    g.apply("up H")
+    st.record(g, "up H")
+    return st
 
-    def _crc(self, gid):
-        return "%08x" % (crc32(self.files[gid]) & 0xFFFFFFFF)
 
-    def games(self):
-        return [{"id": g, "size": len(self.files[g]), "crc": self._crc(g),
-                 "state": "finished" if g == "g0001" else "playing",
-                 "synced": self.synced.get(g) == self._crc(g)} for g in sorted(self.files)]
+def _games(st):
+    return extra("past").games(st)
 
-    def listing(self):
-        # As bower.past.listing: LIST's lines, oldest first.
-        for g in self.games():
-            yield ("%s %d %s %s %d" % (g["id"], g["size"], g["crc"], g["state"], 1 if g["synced"] else 0)).encode()
 
-    def count(self):
-        return len(self.files)
+def _log(st, gid):
+    return st.read(gid, 0, 1 << 20)
 
-    def read(self, gid, off, n):
-        if gid not in self.files:
-            raise ValueError("no game " + gid)
-        return self.files[gid][off:off + n]
 
-    def mark_synced(self, gid, crc):
-        if gid not in self.files:
-            raise ValueError("no game " + gid)
-        if crc != self._crc(gid):
-            return False
-        self.synced[gid] = crc
-        return True
-
-    def mark_many(self, pairs):
-        # As bower.past.mark_many: mark_synced for each (id, crc); None: no such game.
-        out = []
-        for gid, c in pairs:
-            try:
-                out.append(self.mark_synced(gid, c))
-            except ValueError:
-                out.append(None)
-        return out
-
-    def set_roster(self, names):
-        for n in names:
-            if not 0 < len(n) <= 8:
-                raise ValueError("bad name")
-        self.roster = list(names)
-
-    def set_clock_offset(self, s):
-        self.clock_offset = s
-
-    def usage(self):
-        return 1234, 56789
+def _state(st):
+    # What a link's requests may change: every game's bytes and marks, the
+    # roster, the clock offset.
+    return ([(g["id"], _log(st, g["id"]), g["synced"]) for g in _games(st)], list(st.roster), st.clock_offset)
 
 
 def req(tag, *words):
@@ -88,7 +74,7 @@ def replies(out):
 
 def make():
     out = []
-    st = MemStore()
+    st = _store()
     return Link(st, {"version": "0.2.0", "device": "e66141", "board": {}}, out.append, clock=lambda: 700), st, out
 
 
@@ -97,17 +83,21 @@ def test_hello_and_list():
     link.feed(req("h1", "HELLO", 1))
     [r] = replies(out)
     assert r[:3] == ["h1", "OK", "proto=1"]
-    assert "dev=e66141" in r and "used=1234" in r and "free=56789" in r and "games=2" in r and "time=700" in r
+    used, free = st.usage()
+    assert "dev=e66141" in r and "used=%d" % used in r and "free=%d" % free in r and "games=2" in r
+    assert "time=700" in r
     link.feed(req("l1", "LIST"))
     r = replies(out)
     assert r[0] == ["l1", "OK", "2"]
-    assert r[1] == ["l1", "GAME", "g0001", str(len(st.files["g0001"])), st._crc("g0001"), "finished", "0"]
+    g1 = _games(st)[0]
+    assert r[1] == ["l1", "GAME", "g0001", str(len(_log(st, "g0001"))), g1["crc"], "finished", "0"]
     assert r[2][:3] == ["l1", "GAME", "g0002"] and r[2][5:] == ["playing", "0"]
 
 
 def test_get_reassembles_a_file_in_chunks():
     link, st, out = make()
-    want = st.files["g0001"]
+    want = _log(st, "g0001")
+    assert len(want) > MAX_CHUNK
     got = b""
     while True:
         link.feed(req("g", "GET", "g0001", len(got), 4096))
@@ -124,9 +114,9 @@ def test_get_reassembles_a_file_in_chunks():
 
 def test_synced_roster_clock():
     link, st, out = make()
-    link.feed(req("s", "SYNCED", "g0002", "00000000") + req("t", "SYNCED", "g0002", st._crc("g0002")))
+    link.feed(req("s", "SYNCED", "g0001", "00000000") + req("t", "SYNCED", "g0001", _games(st)[0]["crc"]))
     assert [r[:3] for r in replies(out)] == [["s", "ERR", "stale"], ["t", "OK"]]
-    assert st.games()[1]["synced"]
+    assert _games(st)[0]["synced"] and not _games(st)[1]["synced"]
     link.feed(req("r", "ROSTER", "Ann", "Bob%20Jr", "50%25"))
     assert replies(out) == [["r", "OK", "3"]] and st.roster == ["Ann", "Bob Jr", "50%"]
     link.feed(req("c", "CLOCK", 1763700000))
@@ -141,12 +131,12 @@ def test_errors_have_codes():
     assert [r[:3] for r in replies(out)] == [["a", "ERR", "badcrc"], ["b", "ERR", "unknown"], ["c", "ERR", "badid"],
                                              ["d", "ERR", "badargs"], ["e", "ERR", "badargs"],
                                              ["f", "ERR", "badargs"], ["g", "ERR", "toolong"]]
-    assert st.roster == [] and st.clock_offset == 0 and st.synced == {}
+    assert st.roster == [] and st.clock_offset == 0 and not any(g["synced"] for g in _games(st))
 
 
 def test_garbage_in_odd_pieces_never_raises_or_changes_anything():
     link, st, out = make()
-    before = (dict(st.files), st.roster, st.clock_offset, dict(st.synced))
+    before = _state(st)
     seed = 12345
     junk = bytearray()
     for _i in range(3000):
@@ -161,4 +151,4 @@ def test_garbage_in_odd_pieces_never_raises_or_changes_anything():
         n = n % 97 + 1
     rs = replies(out)
     assert rs[-1][:2] == ["y", "OK"]
-    assert (dict(st.files), st.roster, st.clock_offset, dict(st.synced)) == before
+    assert _state(st) == before

@@ -26,6 +26,7 @@ from pathlib import Path
 
 
 from webphone import booted, chromium, frame, press, shot
+from bower.store import extra
 
 BOWER = str(Path(sys.executable).parent / "bower")
 
@@ -159,7 +160,7 @@ def test_games_played_by_taps_export_and_import_as_the_simulators_sync(site, tmp
         assert got == want, f"press {i + 1} ({key}): the phone's screen is not the simulator's"
     # ... the same logs, byte for byte, and the same library from `bower sync` as from `bower import`.
     assert {f"{device}/{g['id']}.log": twin.dev.store.read(g["id"], 0, g["size"])
-            for g in twin.dev.store.games()} == phone_logs
+            for g in extra("past").games(twin.dev.store)} == phone_logs
     synced, imported = tmp_path / "synced.sqlite3", tmp_path / "imported.sqlite3"
     _sync(twin.dev, synced)
     out = bower("import", "--db", imported, tmp_path / name)
@@ -282,7 +283,8 @@ def test_the_board_copies_each_log_beside_the_flash_as_a_sync_reads_it(tmp_path)
                 "down down down down down").split():
         _board_press(b, key, t)
     b.written()
-    assert [(g["id"], g["state"]) for g in b.store.games()] == [("g0001", "abandoned"), ("g0002", "playing")]
+    games = extra("past").games(b.store)
+    assert [(g["id"], g["state"]) for g in games] == [("g0001", "abandoned"), ("g0002", "playing")]
     with open(root / "games" / "g0002.log", "ab") as f:
         f.write(b'["up H","00')              # a torn tail, as a power cut mid-append leaves
     os.makedirs(b.exports)
@@ -290,7 +292,7 @@ def test_the_board_copies_each_log_beside_the_flash_as_a_sync_reads_it(tmp_path)
     assert _board_press(b, "ok", t) & EXPORT
     assert b.written() == ""
     got = {n: (Path(b.exports) / n).read_bytes() for n in os.listdir(b.exports)}
-    listed = {g["id"] + ".log": b.store.read(g["id"], 0, g["size"]) for g in b.store.games()}
+    listed = {g["id"] + ".log": b.store.read(g["id"], 0, g["size"]) for g in extra("past").games(b.store)}
     assert sorted(got) == ["g0001.log", "g0002.log"] and got == listed
     # (the game in play is listed whole, torn tail and all, as LIST gives it to a sync, whose host drops the tail)
     assert got["g0002.log"] == (root / "games" / "g0002.log").read_bytes()

@@ -42,6 +42,7 @@ from bower_host.screentext import rows as rows_of
 from test_phone import TOUR, Twin
 from webphone import (booted, chromium, frame, press, shot, touch_end,
                       touch_start)
+from bower.store import extra
 
 #: A Classic game (test_phone's TOUR), then Home from its game-over screen.
 GAME = [*TOUR, "ok", "up", "ok"]
@@ -159,10 +160,10 @@ def _seeded(tmp: Path) -> tuple[Path, str]:
         for key in GAME:
             twin.press(key)
     store = twin.dev.store
-    games = store.games()
+    games = extra("past").games(store)
     assert [g["state"] for g in games] == ["finished"] * 3
     for g in games[:2]:
-        assert store.mark_synced(g["id"], g["crc"])
+        assert extra("past").mark_synced(store, g["id"], g["crc"])
     return tmp / "seed", twin.dev.id
 
 
@@ -191,10 +192,10 @@ def _seeded(tmp: Path) -> tuple[Path, str]:
     for key in GAME * 3 + TOUR[:IN_PLAY]:
         twin.press(key)
     store = twin.dev.store
-    games = store.games()
+    games = extra("past").games(store)
     assert [g["state"] for g in games] == ["finished"] * 3 + ["playing"]
     for g in games[:2]:
-        assert store.mark_synced(g["id"], g["crc"])
+        assert extra("past").mark_synced(store, g["id"], g["crc"])
     return tmp / "seed", twin.dev.id
 
 
@@ -378,8 +379,8 @@ def as_the_store_sees(files: dict) -> dict:
 
 def _listing(page) -> list:
     page.evaluate("""() => window.bower.mp.runPython(
-        "import json\\n_games = json.dumps([[g['id'], g['size'], g['crc'], g['state'], g['synced']]"
-        + " for g in board.store.games()])")""")
+        "import json\\nfrom bower.store import extra\\n_games = json.dumps([[g['id'], g['size'], g['crc'],"
+        + " g['state'], g['synced']] for g in extra('past').games(board.store)])")""")
     return json.loads(page.evaluate("window.bower.mp.globals.get('_games')"))
 
 
@@ -471,8 +472,8 @@ def test_damaged_or_foreign_storage_takes_the_damaged_flash_path_and_keeps_every
         free = [i for i, (t, _) in enumerate(rows_of(twin.dev.app)) if re.search(r"Free.* \d+K", t)]
         assert _blank(frame(page), free) == _blank(twin.ram(), free), f"{kinds}: not the simulator's screen"
         listed = _listing(page)
-        assert listed == [[g["id"], g["size"], g["crc"], g["state"], g["synced"]] for g in twin.dev.store.games()], \
-            kinds
+        want = [[g["id"], g["size"], g["crc"], g["state"], g["synced"]] for g in extra("past").games(twin.dev.store)]
+        assert listed == want, kinds
         for d in kinds:
             if d[0] not in _SHOT:         # (before the export's note)
                 _SHOT.add(d[0])

@@ -22,6 +22,7 @@ from bower_host.db import Library
 from euchre import log as elog
 
 from fake_device import FakeDevice, random_table_game, record_game
+from bower.store import extra
 
 VARIANTS = ("classic", "five", "callpartner", "ultimate")
 FAST = ["--timeout", "0.25"]
@@ -33,7 +34,7 @@ def crc(b: bytes) -> str:
 
 
 def device_files(dev: FakeDevice) -> dict:
-    return {g["id"]: dev.store.read(g["id"], 0, 1 << 20) for g in dev.store.games()}
+    return {g["id"]: dev.store.read(g["id"], 0, 1 << 20) for g in extra("past").games(dev.store)}
 
 
 def get_offsets(dev: FakeDevice, gid: str) -> list[int]:
@@ -83,7 +84,7 @@ def test_full_sync_stores_every_game_replayed_and_marks_it_synced(dev, db, capsy
         game, _ = elog.loads(raw.decode())
         assert g["scores"] == game.scores and g["finished"] == 1
         assert f"{gid}    new" in out
-    assert all(g["synced"] for g in dev.store.games())
+    assert all(g["synced"] for g in extra("past").games(dev.store))
     assert not list((db.parent / f"{db.name}.partial").rglob("*.part"))
 
 
@@ -103,29 +104,29 @@ def test_a_game_in_progress_syncs_then_only_its_new_bytes_are_fetched(tmp_path, 
     events = random_table_game("classic", seed=7)
     with FakeDevice(tmp_path / "flash") as dev:
         g = record_game(dev.store, "classic", events[:12])
-        size1 = dev.store.games()[0]["size"]
+        size1 = extra("past").games(dev.store)[0]["size"]
         assert sync(dev, db) == 0
-        assert dev.store.games()[0]["synced"] and "in progress" in capsys.readouterr().out
+        assert extra("past").games(dev.store)[0]["synced"] and "in progress" in capsys.readouterr().out
         # The table plays on; the device still has the game open.
         game = elog.loads(dev.store.read(g, 0, 1 << 20).decode())[0]
         for e in events[12:]:
             game.apply(e)
             dev.store.record(game, e)
-        assert not dev.store.games()[0]["synced"]
+        assert not extra("past").games(dev.store)[0]["synced"]
         dev.requests.clear()
         assert sync(dev, db) == 0
         assert "updated" in capsys.readouterr().out
         assert min(get_offsets(dev, g)) == size1            # resumed from what the host had
         stored = library_logs(db)[("e6614103e7", g)]
         assert stored["log"].encode() == dev.store.read(g, 0, 1 << 20) and stored["finished"] == 1
-        assert dev.store.games()[0]["synced"]
+        assert extra("past").games(dev.store)[0]["synced"]
 
 
 def test_interrupted_sync_keeps_the_partial_and_resumes_from_it(tmp_path, db, capsys):
     root = tmp_path / "flash"
     dev = FakeDevice(root)
     gid = record_game(dev.store, "five", random_table_game("five", seed=3, options=LONG), options=LONG)
-    size = dev.store.games()[0]["size"]
+    size = extra("past").games(dev.store)[0]["size"]
     assert size > 2 * 2048, "the game must span several chunks"
     dev.vanish_after_gets = 1          # unplugged after the first chunk
     with dev:
@@ -136,7 +137,7 @@ def test_interrupted_sync_keeps_the_partial_and_resumes_from_it(tmp_path, db, ca
     assert part.read_bytes() == dev.store.read(gid, 0, 2048)      # the verified chunk was kept
     with Library(db) as lib:
         assert lib.count() == 0                                   # nothing half-stored
-    assert not dev.store.games()[0]["synced"]
+    assert not extra("past").games(dev.store)[0]["synced"]
 
     # Plugged in again: the same flash behind a new pty.
     with FakeDevice(root) as dev2:
@@ -159,7 +160,7 @@ def test_a_hung_device_times_out_clearly_then_resumes(tmp_path, db, capsys):
     with FakeDevice(root) as dev2:
         assert sync(dev2, db) == 0
         assert get_offsets(dev2, gid)[0] == 2048
-        assert all(g["synced"] for g in dev2.store.games())
+        assert all(g["synced"] for g in extra("past").games(dev2.store))
     assert len(library_logs(db)) == 2
 
 
@@ -218,13 +219,13 @@ def test_persistently_corrupted_chunks_fail_clearly_and_store_nothing(dev, db, c
     assert "failed its checks 4 times" in err and "g0001" in err
     with Library(db) as lib:
         assert lib.count() == 0
-    assert not any(g["synced"] for g in dev.store.games())
+    assert not any(g["synced"] for g in extra("past").games(dev.store))
 
 
 def test_device_reset_mid_transfer_garbage_banner_then_fresh_handshake(tmp_path, db, capsys):
     dev = FakeDevice(tmp_path / "flash")
     gid = record_game(dev.store, "five", random_table_game("five", seed=3, options=LONG), options=LONG)
-    assert dev.store.games()[0]["size"] > 2 * 2048
+    assert extra("past").games(dev.store)[0]["size"] > 2 * 2048
     dev.reset_at_get = 2
     with dev:
         assert sync(dev, db) == 0
@@ -258,7 +259,7 @@ def test_a_log_that_does_not_replay_is_refused_not_stored_and_not_marked_synced(
     cap = capsys.readouterr()
     assert f"{gid}    refused" in cap.out and "does not replay" in cap.out and "tricks 9" in cap.out
     assert "nothing stored: the game stays on the device" in cap.out and f"{gid} (refused)" in cap.err
-    games = {g["id"]: g for g in dev.store.games()}
+    games = {g["id"]: g for g in extra("past").games(dev.store)}
     assert not games[gid]["synced"] and games[good]["synced"]         # the device keeps its copy
     assert not list((db.parent / f"{db.name}.raw").rglob(f"{gid}*"))     # and the library has none of it
     assert list(library_logs(db)) == [("e6614103e7", good)]
