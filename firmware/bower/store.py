@@ -39,9 +39,9 @@ from euchre.logline import encode_line, decode_line
 def extra(m):
     """The store's extra ``bower.<m>`` ("boot", "past", "prefs", "room"),
     loaded on first use (``Store.trim`` gives it back). What an extra only
-    reads is asked of it, with the store: ``extra("past").listing(st)``."""
+    reads, and neither the app nor the link asks of a store, is asked of it
+    with the store: ``extra("past").games(st)``."""
     return __import__("bower." + m, None, None, (m,))
-
 
 
 class Store:
@@ -135,7 +135,6 @@ class Store:
             s["ack"] = hand_no
             self.rec_file(self.games_path + gid + ".st", s)
 
-
     def new_game(self, game, started=0):
         """Start recording ``game`` (no event yet); returns its id. :raises OSError: not started."""
         p = extra("past")
@@ -178,12 +177,6 @@ class Store:
 
     # ----- the past games, space (bower.past) ---------------------------------
 
-
-
-
-
-
-
     def listing(self):
         """The link's LIST lines (bytes), one per game, oldest first."""
         return extra("past").listing(self)
@@ -196,9 +189,8 @@ class Store:
         """Up to ``n`` bytes of a game's log from ``offset``. :raises ValueError: bad id; OSError."""
         return extra("past").read(self, gid, offset, n)
 
-
     def mark_many(self, pairs):
-        """``mark_synced`` for each (id, crc): True, False (stale) or None (no such game)."""
+        """bower.past's ``mark_synced`` for each (id, crc): True, False (stale) or None (no such game)."""
         r, self.summary = extra("past").mark_many(self, pairs)
         return r
 
@@ -213,7 +205,6 @@ class Store:
     def low_space(self):
         """Too little free for a game to start (``low``)?"""
         return self.free() < self.low
-
 
     def sum(self):
         # The past games' [games, bytes, not synced, newest game's number],
