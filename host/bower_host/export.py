@@ -9,12 +9,11 @@ from __future__ import annotations
 import json
 
 from euchre import Rules
-from euchre.later import raised_target
 
 from bower_host.errors import CommandError
 from bower_host.db import replay
 from bower_host import csvout, egn
-from bower_host.gamesview import _iso, _seat, first_entry
+from bower_host.gamesview import _iso, _seat, first_entry, hand_targets
 
 
 FORMATS = ("csv", "json", "egn")
@@ -49,12 +48,10 @@ def csv_rows(g: dict, hands: list[dict]) -> list[dict]:
             "winner": " & ".join(g["players"][s] for s in winners),
             "winner_seats": " ".join(str(s) for s in winners)}
     out = []
-    target = rules.winning_score
-    for h in hands:
+    targets = hand_targets(rules, hands)
+    for i, h in enumerate(hands):
         row = dict(game)
-        row["target"] = target      # the points this hand was played to (raise_target moves them)
-        if rules.raise_target:
-            target = raised_target(h["scores"], target)
+        row["target"] = targets[i]
         row.update({"hand": h["number"], "dealer": _seat(g, h["dealer"]), "dealer_seat": h["dealer"],
                     "upcard": h["upcard"] or "", "up_suit": h["up_suit"] or "",
                     "maker": _seat(g, h["maker"]), "maker_seat": _seat_no(h["maker"]), "trump": h["trump"] or "",

@@ -10,6 +10,7 @@ import os
 import sys
 from datetime import datetime, timezone
 
+from euchre.later import raised_target
 from euchre.notation import outcome_text
 from euchre.rules import variant_data
 
@@ -202,6 +203,16 @@ def points_text(g, h) -> str:
         if p:
             out.append(f"{label} {p:+d}")
     return ", ".join(out)
+
+
+def hand_targets(rules, hands: list[dict]) -> list[int]:
+    """The points each hand was played to, then the target after the last:
+    the rules' winning score throughout, unless Three-Handed's raise_target
+    raised it after a hand (euchre.later)."""
+    out = [rules.winning_score]
+    for h in hands:
+        out.append(raised_target(h["scores"], out[-1]) if rules.raise_target else out[-1])
+    return out
 
 
 def first_entry(g, h) -> str:

@@ -10,7 +10,7 @@ import sys
 
 sys.path.insert(0, "tests/firmware")
 
-from fakefs import FakeFS, make_script
+from fakefs import FakeFS, make_script, play
 from bower.link import Link
 from bower.protocol import MAX_CHUNK
 from bower.store import Store, extra
@@ -27,10 +27,7 @@ def _store():
     g = Game(rules, dealer=dealer)
     st.new_game(g)
     for e in inputs:
-        if e == "undo":
-            g.undo()
-        else:
-            g.apply(e)
+        play(g, e)
         st.record(g, e)
     assert g.result
     st.close()

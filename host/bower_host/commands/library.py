@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Iterator
 
 from euchre import Rules
-from euchre.later import raised_target
 from euchre.notation import describe_rules, outcome_text
 from euchre.rules import variant_data
 
@@ -29,7 +28,8 @@ from bower_host import csvout, egn
 from bower_host.errors import CommandError
 from bower_host.export import CSV_COLUMNS, FORMATS, csv_rows, egn_of, game_json
 from bower_host.gamesview import (_console, _date, _nonempty, _players_text, _score_text, _seat, _table, _teams, _title,
-                                  _write, first_entry, open_library, points_text, resolve, result_text, sides)
+                                  _write, first_entry, hand_targets, open_library, points_text, resolve, result_text,
+                                  sides)
 from bower_host.outputs import STDOUT, check_output, check_output_dir, write_output
 from bower_host.plot import chart_path, plot_game
 from bower_host.progress import Progress
@@ -145,12 +145,9 @@ def cmd_show(args: argparse.Namespace) -> int:
                      drop=("Up", "Dealer")))
     con.print(f"Result: {result_text(g)}" + ("" if g["finished"] else f" after {g['hands']} hands"))
     if rules.raise_target:
-        target, raised = rules.winning_score, []
-        for h in hands:
-            now = raised_target(h["scores"], target)
-            if now != target:
-                raised.append(f"to {now} after hand {h['number']}")
-            target = now
+        targets = hand_targets(rules, hands)
+        raised = [f"to {targets[i + 1]} after hand {h['number']}" for i, h in enumerate(hands)
+                  if targets[i + 1] != targets[i]]
         con.print("Target raised (two or more reached it together): " + ", ".join(raised) if raised else
                   "Target never raised (nobody reached it together)")
     if g["dropped"]:
